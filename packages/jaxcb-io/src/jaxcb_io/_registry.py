@@ -1,0 +1,36 @@
+"""The io_callback rows of the support matrix (entry point ``jaxcb.mechanisms``)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+NAMES = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root", "log_steps", "host_draw", "progress")
+
+
+def variants() -> list[dict[str, Any]]:
+    modules = {n: importlib.import_module(f"jaxcb_io.{n}") for n in NAMES}
+    out = []
+    for i, ordered in enumerate((False, True)):
+        key = "ordered" if ordered else "unordered"
+        out.append(
+            {
+                "id": f"io_callback/{key}",
+                "mechanism": "io_callback",
+                "label": f"io_callback, {key}",
+                "doc": (
+                    "io_callback(ordered=True): host calls keep program order; vmap raises."
+                    if ordered
+                    else "io_callback(ordered=False): runs every time, in data-dependence order."
+                ),
+                "package": "jaxcb_io",
+                "order": 40 + i,
+                "implementations": {
+                    n: functools.partial(getattr(m, n), ordered=ordered) for n, m in modules.items()
+                },
+                "modules": modules,
+                "unsupported": {},
+            }
+        )
+    return out

@@ -1,0 +1,32 @@
+"""The native baseline row of the support matrix (entry point ``jaxcb.mechanisms``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+UNSUPPORTED = {
+    "log_steps": "compiled JAX code cannot reach the host without a callback",
+    "host_draw": (
+        "a host numpy Generator is host state; native code uses jax.random keys instead"
+    ),
+    "progress": "compiled JAX code cannot reach the host without a callback",
+}
+
+
+def variants() -> list[dict[str, Any]]:
+    modules = {n: importlib.import_module(f"jaxcb_native.{n}") for n in PURE}
+    return [
+        {
+            "id": "native/jax",
+            "mechanism": "native",
+            "label": "native jax.numpy",
+            "doc": "The computation in jax.numpy / jax.scipy / lax: no host round trip.",
+            "package": "jaxcb_native",
+            "order": 10,
+            "implementations": {n: getattr(m, n) for n, m in modules.items()},
+            "modules": modules,
+            "unsupported": dict(UNSUPPORTED),
+        }
+    ]

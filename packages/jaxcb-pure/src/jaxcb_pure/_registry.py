@@ -1,0 +1,80 @@
+"""The variants this package adds to the support matrix (entry point ``jaxcb.mechanisms``).
+
+Not a pattern to copy: it only tells the harness which function implements which
+computation, and how each variant differs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+COUNTER_EXAMPLES = ("log_steps", "host_draw")
+UNSUPPORTED = {
+    "progress": (
+        "a progress report is a side effect whose result nobody uses, so a pure "
+        "callback would be removed under jit; see log_steps for the measured failure"
+    ),
+}
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+DOC = {
+    "default": "Each pattern's own, justified vmap_method and its custom derivative rule.",
+    "no_rule": "The bare pure_callback with the pattern's vmap_method and no derivative rule.",
+    "sequential": "vmap_method='sequential': a lax.map over the batch, one host call each.",
+    "sequential_unrolled": "vmap_method='sequential_unrolled': the loop is unrolled.",
+    "expand_dims": "vmap_method='expand_dims': unbatched arguments get a size-1 axis.",
+    "broadcast_all": "vmap_method='broadcast_all': every argument is tiled to the batch.",
+    "none": "No vmap_method given: vmap raises; jit and grad are unaffected.",
+}
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"jaxcb_pure.{name}")
+
+
+def variants() -> list[dict[str, Any]]:
+    modules = {n: _module(n) for n in PURE + COUNTER_EXAMPLES}
+    base = {
+        "mechanism": "pure_callback",
+        "package": "jaxcb_pure",
+        "modules": modules,
+    }
+
+    def row(key: str, label: str, order: int, impls: dict[str, Any]) -> dict[str, Any]:
+        unsupported = dict(UNSUPPORTED)
+        return {
+            **base,
+            "id": f"pure_callback/{key}",
+            "label": label,
+            "doc": DOC[key],
+            "order": order,
+            "implementations": impls,
+            "unsupported": unsupported,
+        }
+
+    def public(name: str) -> Any:
+        return getattr(modules[name], name)
+
+    out = [
+        row("default", "pure_callback", 20, {n: public(n) for n in PURE + COUNTER_EXAMPLES}),
+        row(
+            "no_rule",
+            "pure_callback, no rule",
+            21,
+            {
+                **{n: getattr(modules[n], f"{n}_callback") for n in PURE},
+                **{n: public(n) for n in COUNTER_EXAMPLES},
+            },
+        ),
+    ]
+    for i, method in enumerate(VMAP_METHODS):
+        key = method or "none"
+        impls = {
+            n: functools.partial(public(n), vmap_method=method)
+            for n in PURE + COUNTER_EXAMPLES
+        }
+        out.append(row(key, f"pure_callback, {key}", 22 + i, impls))
+    return out

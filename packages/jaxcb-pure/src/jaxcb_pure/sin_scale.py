@@ -1,0 +1,93 @@
+"""``sin(x) * y + 1`` through `jax.pure_callback`, differentiable.
+
+Contract:
+
+- **Pure.** `on_host` depends on its arguments only, so JAX may run it once, many
+  times, or never: under `jax.jit` a call whose result is unused is removed, and
+  two identical calls may be merged.
+- **Batching.** `vmap_method="expand_dims"`: `on_host` is a NumPy ufunc
+  expression, so one host call takes the whole batch; the scalar `y` is reshaped
+  to the rank of `x` first, so NumPy broadcasting lines the batch axes up
+  whichever argument is batched, and nothing is tiled.
+- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`,
+  `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
+  without the rule (`grad` through it raises).
+- **Transforms.** `jit`, `vmap`, loops and `cond` work; the support matrix on the
+  site has the measured answer for every transform.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "on_host", "sin_scale", "sin_scale_callback"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Runs on the host with concrete arrays; returns the dtype JAX was promised."""
+    x, y = np.asarray(x), np.asarray(y)  # callbacks receive jax.Array: view, no copy
+    out = np.sin(x) * y  # broadcasts: under vmap either argument may carry the batch
+    out += 1
+    return out
+# --8<-- [end:host]
+
+
+def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    x, y = jnp.asarray(x), jnp.asarray(y)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if y.ndim != 0:
+        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    return x, y.astype(x.dtype)
+
+
+# --8<-- [start:callback]
+def sin_scale_callback(
+    x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """`sin(x) * y + 1` on the host, without a derivative rule."""
+    x, y = _check(x, y)
+    y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
+    out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method)
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return `sin(x) * y + 1`, computed by NumPy on the host.
+
+    Args:
+        x: floating array of any shape.
+        y: scalar, cast to the dtype of `x`.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Raises:
+        TypeError: `x` is not floating.
+        ValueError: `y` is not a scalar.
+    """
+    x, y = _check(x, y)
+    return _sin_scale(vmap_method, x, y)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
+    return sin_scale_callback(x, y, vmap_method=vmap_method)
+
+
+@_sin_scale.defjvp
+def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    x, y = primals
+    dx, dy = tangents
+    out = _sin_scale(vmap_method, x, y)
+    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+# --8<-- [end:pattern]
