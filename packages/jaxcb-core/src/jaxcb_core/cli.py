@@ -1,0 +1,191 @@
+"""The ``jaxcb`` command: the catalog, a smoke run, and the support matrix in the terminal.
+
+    jaxcb catalog                      the computations and the installed mechanism variants
+    jaxcb smoke                        run every implementation once under jit, check it
+    jaxcb matrix [-m M] [-c C] [-t T]  run (part of) the matrix and print it
+    jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platform>-<n>.json
+    jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
+    jaxcb matrix --show FILE           print a committed file without running anything
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+SYMBOL = {"ok": "✓", "wrong": "≠", "error": "✗", "n/a": "·"}
+
+
+def _cmd_catalog(args: argparse.Namespace) -> int:
+    from .catalog import CATALOG
+    from .mechanisms import discover
+
+    print("Computations")
+    for c in CATALOG:
+        print(f"  {c.signature:<36} {c.kind:<7} {c.summary}")
+    print("\nMechanism variants (installed)")
+    for v in discover():
+        done = ", ".join(sorted(v.implementations)) or "-"
+        print(f"  {v.id:<32} {v.package}")
+        print(textwrap.fill(done, width=78, initial_indent="      implements: ", subsequent_indent=" " * 18))
+        for name, why in sorted(v.unsupported.items()):
+            print(textwrap.fill(f"{name}: {why}", width=78, initial_indent="      cannot: ", subsequent_indent=" " * 14))
+    return 0
+
+
+def _cmd_smoke(args: argparse.Namespace) -> int:
+    from .catalog import CATALOG
+    from .matrix import run_cell
+    from .mechanisms import discover
+    from .transforms import by_id
+
+    jit = by_id("jit")
+    failed = 0
+    for v in discover():
+        for c in CATALOG:
+            cell = run_cell(v, c, jit)
+            if cell.status == "n/a":
+                continue
+            mark = SYMBOL[cell.status]
+            detail = cell.reason or cell.error or ""
+            calls = "" if cell.host_calls is None else f"  host calls: {cell.host_calls}"
+            print(f"{mark} {v.id:<32} {c.name:<11}{calls}  {detail}"[:160])
+            failed += cell.status != "ok"
+    print(f"\n{failed} implementation(s) not ok under jit" if failed else "\nall implementations ok under jit")
+    return 1 if failed else 0
+
+
+def render(data: dict[str, Any], width: int = 80) -> str:
+    """The matrix as text: one block per computation, transforms down, variants across."""
+    variants = data["variants"]
+    transforms = data["transforms"]
+    cells = {(c["variant"], c["computation"], c["transform"]): c for c in data["cells"]}
+    env = data["environment"]
+    lines = [
+        f"JAX {env['jax']} (jaxlib {env['jaxlib']}), Python {env['python']}, "
+        f"{env['platform']} × {env['device_count']} ({env['device_kind']})",
+        "  " + "  ".join(f"{SYMBOL[s]} {s}" for s in SYMBOL),
+        "",
+        "Columns:",
+    ]
+    for i, v in enumerate(variants, 1):
+        lines.append(f"  {i:>2} {v['id']}")
+    label_w = max(len(t["label"]) for t in transforms) + 1
+    for comp in data["computations"]:
+        lines += ["", f"{comp['name']}: {comp['summary']}"[:width]]
+        lines.append(" " * label_w + "".join(f"{i:>3}" for i in range(1, len(variants) + 1)))
+        for t in transforms:
+            row = [
+                SYMBOL.get(cells.get((v["id"], comp["name"], t["id"]), {}).get("status", ""), " ")
+                for v in variants
+            ]
+            lines.append(f"{t['label']:<{label_w}}" + "".join(f"{s:>3}" for s in row))
+    return "\n".join(lines)
+
+
+def details(data: dict[str, Any], width: int = 80) -> str:
+    """One line per cell that is not ``ok`` (why), for ``--details``."""
+    out = []
+    for c in data["cells"]:
+        if c["status"] == "ok":
+            continue
+        why = c["reason"] or f"{c['error_type']}: {c['error']}"
+        out.append(f"{SYMBOL[c['status']]} {c['variant']} | {c['computation']} | {c['transform']}")
+        out.append(textwrap.fill(why, width=width, initial_indent="    ", subsequent_indent="    "))
+    return "\n".join(out)
+
+
+def _cmd_matrix(args: argparse.Namespace) -> int:
+    from . import matrix
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    if args.show:
+        data = matrix.load(Path(args.show))
+        print(render(data, width))
+        if args.details:
+            print("\n" + details(data, width))
+        return 0
+
+    from .environment import use_cpu_devices
+
+    use_cpu_devices(args.devices)
+
+    done = 0
+
+    def tick(cell: matrix.Cell) -> None:
+        nonlocal done
+        done += 1
+        if args.verbose:
+            print(f"{SYMBOL[cell.status]} {cell.variant} | {cell.computation} | {cell.transform}", file=sys.stderr)
+        elif done % 50 == 0:
+            print(f"  {done} cells…", file=sys.stderr)
+
+    result = matrix.run_matrix(args.mechanism, args.computation, args.transform, progress=tick)
+    data = result.to_json()
+    print(render(data, width))
+    if args.details:
+        print("\n" + details(data, width))
+    print(f"\n{len(result.cells)} cells in {result.environment['duration_s']} s")
+    path = Path(args.output) if args.output else matrix.data_path(result.environment)
+    partial = bool(args.mechanism or args.computation or args.transform)
+    if args.write:
+        if partial:
+            print("refusing to --write a partial matrix: drop -m/-c/-t", file=sys.stderr)
+            return 2
+        result.write(path)
+        print(f"wrote {path}")
+    if args.check:
+        if not path.exists():
+            print(f"no committed matrix at {path}: run `jaxcb matrix --write`", file=sys.stderr)
+            return 1
+        committed = {
+            (c["variant"], c["computation"], c["transform"]): c for c in matrix.load(path)["cells"]
+        }
+        changed = 0
+        for cell in result.cells:
+            old = committed.get(cell.key())
+            diff = ["not in the committed file"] if old is None else matrix.compare(old, cell)
+            if diff:
+                changed += 1
+                print(f"changed: {' | '.join(cell.key())}")
+                for d in diff:
+                    print(f"    {d}")
+        if changed:
+            print(f"{changed} cell(s) differ from {path}; `jaxcb matrix --write` updates it")
+            return 1
+        print(f"matches {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="jaxcb", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("catalog", help="list computations and installed mechanism variants")
+    sub.add_parser("smoke", help="run every implementation once under jit")
+    m = sub.add_parser("matrix", help="run the support matrix")
+    m.add_argument("-m", "--mechanism", action="append", help="variant id or mechanism prefix (repeatable)")
+    m.add_argument("-c", "--computation", action="append", help="computation name (repeatable)")
+    m.add_argument("-t", "--transform", action="append", help="transform id (repeatable)")
+    m.add_argument("--devices", type=int, default=4, help="CPU devices to ask for (default 4)")
+    m.add_argument("--write", action="store_true", help="write docs/data/matrix/<jax>-<platform>-<n>.json")
+    m.add_argument("--check", action="store_true", help="compare with the committed file")
+    m.add_argument("--output", help="file to write/check instead of the default path")
+    m.add_argument("--show", metavar="FILE", help="print a committed matrix file, run nothing")
+    m.add_argument("--details", action="store_true", help="also list why each cell is not ok")
+    m.add_argument("-v", "--verbose", action="store_true", help="print each cell as it runs")
+    args = parser.parse_args(argv)
+    if args.command == "matrix" and not args.show:
+        from .environment import use_cpu_devices
+
+        use_cpu_devices(args.devices)
+    handler = {"catalog": _cmd_catalog, "smoke": _cmd_smoke, "matrix": _cmd_matrix}[args.command]
+    return handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Where a result came from: JAX version, platform, devices, machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from typing import Any
+
+__all__ = ["cpu_model", "describe", "use_cpu_devices"]
+
+
+def use_cpu_devices(n: int = 4) -> None:
+    """Ask for ``n`` CPU devices; call before the first JAX computation.
+
+    Uses ``jax_num_cpu_devices`` where the installed JAX has it, and the
+    ``--xla_force_host_platform_device_count`` XLA flag on older JAX.
+    """
+    import jax
+
+    try:
+        jax.config.update("jax_num_cpu_devices", n)
+    except AttributeError:
+        flags = os.environ.get("XLA_FLAGS", "")
+        if "xla_force_host_platform_device_count" not in flags:
+            os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
+    except RuntimeError:
+        pass  # the backend is already initialised: keep the device count it has
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo, or ``platform.processor()``."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def describe() -> dict[str, Any]:
+    """Versions, platform and devices of the running JAX, for tagging results."""
+    import jax
+    import jaxlib
+    import numpy as np
+    import scipy
+
+    devices = jax.devices()
+    return {
+        "jax": jax.__version__,
+        "jaxlib": jaxlib.__version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "platform": devices[0].platform,
+        "device_kind": devices[0].device_kind,
+        "device_count": len(devices),
+        "x64": bool(jax.config.jax_enable_x64),
+        "machine": platform.machine(),
+        "processor": cpu_model(),
+        "os": sys.platform,
+    }
