@@ -1,0 +1,109 @@
+"""Session-wide test setup shared by every test tree under tests/.
+
+- JAX gets 4 CPU devices before its first computation (sharding, pmap and shard_map
+  cases need more than one device): ``jax_num_cpu_devices`` where the installed JAX has
+  it, otherwise ``--xla_force_host_platform_device_count`` in ``XLA_FLAGS``, which XLA
+  reads when the CPU backend starts.
+- The session header names JAX, jaxlib, NumPy, Python, the platform and ``jax.devices()``.
+- ``gpu`` tests are skipped where JAX has no GPU backend, ``browser`` tests where Debian's
+  ``chromium`` or pytest-playwright is missing, benchmarks unless ``--benchmark-only`` is
+  given; every skip says why.
+
+Run as a script (``python tests/conftest.py``) it prints the same banner; the tox test
+environments do that before pytest starts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import platform
+import shutil
+import sys
+
+import jax
+import jaxlib
+import numpy as np
+import pytest
+
+N_CPU_DEVICES = 4
+_XLA_FLAG = "--xla_force_host_platform_device_count"
+
+
+def _set_cpu_device_count(n: int) -> str:
+    """Ask for ``n`` CPU devices before any backend starts; say how it was done."""
+    if os.environ.get("JAX_NUM_CPU_DEVICES") or _XLA_FLAG in os.environ.get("XLA_FLAGS", ""):
+        return "as set in the environment"
+    try:
+        jax.config.update("jax_num_cpu_devices", n)
+    except AttributeError:
+        # JAX before jax_num_cpu_devices existed (the legacy 0.4.30 environment).
+        os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_XLA_FLAG}={n}".strip()
+        return f"XLA_FLAGS={_XLA_FLAG}={n}"
+    except RuntimeError:
+        # A backend already started (something computed before this conftest loaded).
+        return "backend already initialised: left as it was"
+    return f"jax_num_cpu_devices={n}"
+
+
+_HOW = _set_cpu_device_count(N_CPU_DEVICES)
+
+
+def _gpu_devices() -> list[jax.Device]:
+    try:
+        return list(jax.devices("gpu"))
+    except RuntimeError:  # "Unknown backend gpu" / "Backend 'gpu' failed to initialize"
+        return []
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium")
+
+
+def banner() -> list[str]:
+    """The lines printed at the top of every test session."""
+    devices = jax.devices()
+    return [
+        f"jaxcb: JAX {jax.__version__}, jaxlib {jaxlib.__version__}, NumPy {np.__version__}, "
+        f"Python {platform.python_version()} ({platform.python_implementation()})",
+        f"jaxcb: platform {platform.platform()}, {os.cpu_count()} CPU cores",
+        f"jaxcb: backend {jax.default_backend()}, {len(devices)} device(s) ({_HOW})",
+        f"jaxcb: jax.devices() = {devices}",
+        f"jaxcb: chromium = {_chromium() or 'not installed'}",
+    ]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return banner()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    gpu_reason = browser_reason = bench_reason = None
+
+    if any(item.get_closest_marker("gpu") for item in items) and not _gpu_devices():
+        gpu_reason = f"no GPU backend on this machine (jax.devices() = {jax.devices()})"
+
+    if any(item.get_closest_marker("browser") for item in items):
+        if _chromium() is None:
+            browser_reason = (
+                "Debian's chromium is not installed (shutil.which('chromium') is None); "
+                "`apt-get install chromium`, or run `scripts/dev test` as root"
+            )
+        elif importlib.util.find_spec("pytest_playwright") is None:
+            browser_reason = "pytest-playwright is not installed (the docs tox env has it)"
+
+    if not config.getoption("benchmark_only", default=False):
+        bench_reason = "benchmarks are off by default: run `tox -e bench` (pytest --benchmark-only)"
+
+    for item in items:
+        if gpu_reason and item.get_closest_marker("gpu"):
+            item.add_marker(pytest.mark.skip(reason=f"skipped: {gpu_reason}"))
+        if browser_reason and item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.skip(reason=f"skipped: {browser_reason}"))
+        uses_benchmark = "benchmark" in getattr(item, "fixturenames", ())
+        if bench_reason and (uses_benchmark or item.get_closest_marker("bench")):
+            item.add_marker(pytest.mark.skip(reason=f"skipped: {bench_reason}"))
+
+
+if __name__ == "__main__":
+    print("\n".join(banner()), file=sys.stdout, flush=True)
