@@ -429,11 +429,17 @@ def _vmap_while(case: Case) -> Trial:
 
 
 def _export(case: Case) -> Trial:
+    avals = [jax.ShapeDtypeStruct(np.shape(a), np.asarray(a).dtype) for a in case.dyn]
     try:
         from jax import export
     except ImportError:
-        raise NotApplicable("this JAX has no jax.export") from None
-    avals = [jax.ShapeDtypeStruct(np.shape(a), np.asarray(a).dtype) for a in case.dyn]
+        try:  # JAX < 0.4.31 had the same feature as jax.experimental.export
+            from jax.experimental import export as old
+        except ImportError:
+            raise NotApplicable("this JAX has no jax.export") from None
+        exported = old.export(jax.jit(case.g))(*avals)
+        restored = old.deserialize(old.serialize(exported))
+        return Trial(old.call(restored)(*case.dyn), case.ref(*case.dyn), [case.dyn])
     exported = export.export(jax.jit(case.g))(*avals)
     restored = export.deserialize(exported.serialize())
     return Trial(restored.call(*case.dyn), case.ref(*case.dyn), [case.dyn])

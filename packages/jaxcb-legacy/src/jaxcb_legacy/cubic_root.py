@@ -1,0 +1,43 @@
+"""`cubic_root` through the removed host-callback APIs, written the way the seed texts did.
+
+`cubic_root_call` uses `jax.experimental.host_callback.call`; `cubic_root_vectorized` and
+`cubic_root_sequential` use `jax.pure_callback` with `vectorized=True` / the old default.
+No derivative rules: the seeds' claims about `grad` are measured on these bare forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.optimize
+
+from . import _pure
+
+
+def on_host(a, b):  # type: ignore[no-untyped-def]
+    """Runs on the host."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    roots = [
+        scipy.optimize.brentq(lambda x, ai=ai, bi=bi: x**3 + ai * x - bi, -1 - abs(bi) - abs(ai), 1 + abs(bi) + abs(ai))
+        for ai, bi in zip(a.ravel().tolist(), b.ravel().tolist())
+    ]
+    return np.asarray(roots, a.dtype).reshape(a.shape)
+
+
+def _result(a, b):  # type: ignore[no-untyped-def]
+    return jax.ShapeDtypeStruct(jnp.broadcast_shapes(jnp.shape(a), jnp.shape(b)), jnp.result_type(a))
+
+
+def cubic_root_call(a, b) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.call(on_host, _result(a, b), a, b)
+
+
+def cubic_root_vectorized(a, b) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.vectorized(on_host, _result(a, b), a, b)
+
+
+def cubic_root_sequential(a, b) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.sequential(on_host, _result(a, b), a, b)

@@ -1,0 +1,39 @@
+"""`expm` through the removed host-callback APIs, written the way the seed texts did.
+
+`expm_call` uses `jax.experimental.host_callback.call`; `expm_vectorized` and
+`expm_sequential` use `jax.pure_callback` with `vectorized=True` / the old default.
+No derivative rules: the seeds' claims about `grad` are measured on these bare forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.linalg
+
+from . import _pure
+
+
+def on_host(a):  # type: ignore[no-untyped-def]
+    """Runs on the host."""
+    a = np.asarray(a)
+    return scipy.linalg.expm(a).astype(a.dtype)
+
+
+def _result(a):  # type: ignore[no-untyped-def]
+    return jax.ShapeDtypeStruct(jnp.shape(a), jnp.result_type(a))
+
+
+def expm_call(a) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.call(on_host, _result(a), a)
+
+
+def expm_vectorized(a) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.vectorized(on_host, _result(a), a)
+
+
+def expm_sequential(a) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.sequential(on_host, _result(a), a)

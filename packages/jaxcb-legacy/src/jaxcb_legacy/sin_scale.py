@@ -1,0 +1,39 @@
+"""`sin_scale` through the removed host-callback APIs, written the way the seed texts did.
+
+`sin_scale_call` uses `jax.experimental.host_callback.call`; `sin_scale_vectorized` and
+`sin_scale_sequential` use `jax.pure_callback` with `vectorized=True` / the old default.
+No derivative rules: the seeds' claims about `grad` are measured on these bare forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+from . import _pure
+
+
+def on_host(x, y):  # type: ignore[no-untyped-def]
+    """Runs on the host."""
+    x, y = np.asarray(x), np.asarray(y)
+    return (np.sin(x) * y + 1).astype(x.dtype)
+
+
+def _result(x, y):  # type: ignore[no-untyped-def]
+    return jax.ShapeDtypeStruct(jnp.shape(x), jnp.result_type(x))
+
+
+def sin_scale_call(x, y) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.call(on_host, _result(x, y), x, y)
+
+
+def sin_scale_vectorized(x, y) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.vectorized(on_host, _result(x, y), x, y)
+
+
+def sin_scale_sequential(x, y) -> Any:  # type: ignore[no-untyped-def]
+    return _pure.sequential(on_host, _result(x, y), x, y)
