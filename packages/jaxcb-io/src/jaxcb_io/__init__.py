@@ -1,0 +1,28 @@
+"""jaxcb_io: every jaxcb computation through `jax.experimental.io_callback`.
+
+An io_callback is never removed or merged, so it suits host code with effects
+(logging, progress reports, host random state) as well as pure host code that
+must run every time. It has no derivative rule, and `ordered=True` calls cannot
+be batched. One module per computation; each module's docstring states its
+contract.
+"""
+
+from .bessel_jv import bessel_jv
+from .cubic_root import cubic_root
+from .expm import expm
+from .host_draw import host_draw
+from .log_steps import log_steps
+from .progress import progress
+from .sin_scale import sin_scale
+from .sum_mean import sum_mean
+
+__all__ = [
+    "bessel_jv",
+    "cubic_root",
+    "expm",
+    "host_draw",
+    "log_steps",
+    "progress",
+    "sin_scale",
+    "sum_mean",
+]
