@@ -1,0 +1,114 @@
+"""Code annotations: short notes attached to the lines of the package files that matter.
+
+A rule names a package (or ``"*"``), a computation (or ``"*"``) and a *needle*,
+a piece of source text; the note goes on the first line of a snippet section
+that contains the needle. Rules for every computation (``"*"``) apply where the
+needle occurs; a rule for one named computation must match, or the build fails,
+so a note never silently drifts away from the code it explains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# (package, computation, needle, note)
+RULES: Sequence[tuple[str, str, str, str]] = (
+    # --- pure_callback -------------------------------------------------------------------
+    (
+        "jaxcb_pure",
+        "*",
+        "np.asarray(",
+        "On current JAX the host function receives `jax.Array`s; `np.asarray` is a view "
+        "on CPU (no copy). Do this first, then use plain NumPy/SciPy.",
+    ),
+    (
+        "jaxcb_pure",
+        "*",
+        "jax.ShapeDtypeStruct(",
+        "The promise JAX compiles against: the host function must return exactly this "
+        "shape and dtype (cast it; with x64 off a Python float would be float64).",
+    ),
+    (
+        "jaxcb_pure",
+        "*",
+        "vmap_method=vmap_method",
+        "How `jax.vmap` calls the host. Without it, `vmap` raises on current JAX; the "
+        "[pure_callback page](../mechanisms/pure_callback.md#vmap_method) compares the methods.",
+    ),
+    (
+        "jaxcb_pure",
+        "*",
+        "jax.custom_jvp",
+        "The derivative rule. A bare `pure_callback` has none: `grad` raises (the "
+        "*no rule* row of the matrix below).",
+    ),
+    (
+        "jaxcb_pure",
+        "*",
+        "jax.custom_vjp",
+        "A reverse-mode rule whose backward pass may itself call the host: `grad`, `vjp` "
+        "and `jacrev` work, forward mode (`jvp`, `jacfwd`) does not.",
+    ),
+    # --- io_callback ---------------------------------------------------------------------
+    (
+        "jaxcb_io",
+        "*",
+        "np.asarray(",
+        "Callbacks receive `jax.Array`s on current JAX; `np.asarray` is a view on CPU.",
+    ),
+    (
+        "jaxcb_io",
+        "*",
+        "io_callback(",
+        "Never removed and never merged: one host call per execution, even if the result "
+        "is unused. `ordered=True` also keeps program order, and then `vmap` raises.",
+    ),
+    # --- jax.debug -----------------------------------------------------------------------
+    (
+        "jaxcb_debug",
+        "*",
+        "jax.debug.callback(",
+        "Returns nothing to the computation: the result comes from the native code; the "
+        "host only observes. Under `grad` it sees the forward pass.",
+    ),
+    (
+        "jaxcb_debug",
+        "*",
+        "jax.debug.print(",
+        "Formatting happens on the host with the runtime values: pass values as "
+        "arguments, never through an f-string (that would format tracers).",
+    ),
+    # --- every callback ------------------------------------------------------------------
+    (
+        "*",
+        "*",
+        "lax.cond(",
+        "The gate: the host is reached only on the steps where the predicate holds; "
+        "under `vmap` with a batched predicate both branches run.",
+    ),
+)
+
+
+def for_section(package: str, computation: str, body: Sequence[str]) -> list[tuple[str, str]]:
+    """``(needle, note)`` for one snippet section, in line order (one note per line)."""
+    found: list[tuple[int, str, str]] = []
+    used_lines: set[int] = set()
+    for pkg, comp, needle, note in RULES:
+        if pkg not in ("*", package) or comp not in ("*", computation):
+            continue
+        line = next((i for i, text in enumerate(body) if needle in text), None)
+        if line is None or line in used_lines:
+            continue
+        used_lines.add(line)
+        found.append((line, needle, note))
+    return [(needle, note) for _, needle, note in sorted(found)]
+
+
+def check_specific(package: str, computation: str, text: str) -> None:
+    """Fail when a rule written for this computation no longer matches its file."""
+    for pkg, comp, needle, _ in RULES:
+        if comp == computation and pkg in ("*", package) and needle not in text:
+            raise ValueError(
+                f"annotation for {package}.{computation} expects {needle!r} in the file; "
+                "update docs/hooks/jaxcb_site/annotations.py"
+            )

@@ -1,0 +1,335 @@
+"""The ``<!-- jaxcb:NAME args -->`` directives and what each expands to.
+
+=====================  ==============================================================
+directive              expands to
+=====================  ==============================================================
+computation NAME       catalog facts, code tabs (one per mechanism package) and the
+                       computation's slice of the measured matrix
+matrix                 the full matrix (every file, switch, filters, legend)
+environments           one row per matrix file: versions, platform, devices, file
+summary [MECH ...]     variants × transforms, aggregated over computations
+variants MECH          the registry's variants of one mechanism (id, label, doc)
+computations           the catalog as a table linking to the computation pages
+verdict V C T          what each committed JAX does for (variant, computation, transform)
+legend                 the cell legend
+=====================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+from . import code, render
+from .data import Matrix, load_matrices
+from .render import GLYPH, WORD, esc
+
+DIRECTIVE = re.compile(r"^<!-- jaxcb:([a-z-]+)((?:[ \t]+[^\s]+)*)[ \t]*-->[ \t]*$", re.M)
+
+
+class DirectiveError(ValueError):
+    pass
+
+
+def rel(src_uri: str, target: str) -> str:
+    """A link from the page ``src_uri`` to the docs file ``target``."""
+    return posixpath.relpath(target, posixpath.dirname(src_uri) or ".")
+
+
+def _catalog() -> dict[str, Any]:
+    from jaxcb_core.catalog import CATALOG
+
+    return {c.name: c for c in CATALOG}
+
+
+def _no_data() -> str:
+    return (
+        '!!! warning "No measured data yet"\n\n'
+        "    No matrix file exists under `docs/data/matrix/`. Run `jaxcb matrix --write` "
+        "and rebuild the site."
+    )
+
+
+def d_legend(src: str) -> str:
+    return render.legend()
+
+
+def d_environments(src: str) -> str:
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    rows = ["| file | JAX | jaxlib | Python | NumPy | SciPy | platform | device kind | devices | x64 | cells | run took |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for m in ms:
+        e = m.env
+        link = f"[`{m.path.name}`]({rel(src, 'data/matrix/' + m.path.name)})" if _in_docs(m) else f"`{m.path.name}`"
+        took = f"{e['duration_s']:.0f} s" if e.get("duration_s") is not None else "?"
+        rows.append(
+            f"| {link} | {e['jax']} | {e['jaxlib']} | {e['python']} | {e.get('numpy', '?')} | "
+            f"{e.get('scipy', '?')} | {e['platform']} | {e.get('device_kind', '?')} | {e['device_count']} | "
+            f"{'on' if e.get('x64') else 'off'} | {len(m.cells)} | {took} |"
+        )
+    return "\n".join(rows)
+
+
+def _in_docs(m: Matrix) -> bool:
+    from .data import MATRIX_DIR
+
+    return m.path.parent.resolve() == MATRIX_DIR.resolve()
+
+
+def d_matrix(src: str) -> str:
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    mechs: list[str] = []
+    comps: list[str] = []
+    for m in ms:
+        mechs += [v["mechanism"] for v in m.variants if v["mechanism"] not in mechs]
+        comps += [c["name"] for c in m.computations if c["name"] not in comps]
+    mopts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in mechs)
+    copts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in comps)
+    filters = (
+        '<p class="jx-filters">'
+        f'<label>Mechanism <select class="jx-filter" data-filter="mechanism"><option value="">all</option>{mopts}</select></label> '
+        f'<label>Computation <select class="jx-filter" data-filter="computation"><option value="">all</option>{copts}</select></label>'
+        "</p>"
+    )
+    return (
+        '<div class="jx-matrix-page" data-search-exclude>'
+        + render.env_switch(ms, label="JAX version / platform")
+        + filters
+        + render.legend()
+        + render.full_matrix(ms)
+        + "</div>"
+    )
+
+
+def d_summary(src: str, *mechanisms: str) -> str:
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    mech = list(mechanisms) or None
+    if mech:
+        ms = [m for m in ms if any(render.selected(v, mech) for v in m.variants)]
+        if not ms:
+            return (
+                '!!! warning "Not measured yet"\n\n'
+                f"    No committed matrix file has a {', '.join(f'`{x}`' for x in mech)} row."
+            )
+    return (
+        '<div class="jx-summary" data-search-exclude>'
+        + render.env_switch(ms, label="JAX version / platform")
+        + render.summary(ms, mechanisms=mech)
+        + "</div>"
+    )
+
+
+QUICK_TRANSFORMS = (
+    "jit", "jit_unused", "vmap", "grad", "hessian", "scan", "vmap_cond",
+    "shard_map", "sharded_jit", "checkpoint_grad", "export",
+)
+
+
+def d_quick(src: str) -> str:
+    """Transforms as rows, one column per mechanism (its first variant), newest matrix."""
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    m = ms[0]
+    cols: list[dict[str, Any]] = []
+    for v in m.variants:
+        if all(c["mechanism"] != v["mechanism"] for c in cols):
+            cols.append(v)
+    tmap = {t["id"]: t for t in m.transforms}
+    head = "".join(
+        f'<th scope="col" title="{esc(v.get("doc", ""))}"><code>{esc(v["mechanism"])}</code><br>'
+        f'<small>{esc(v["id"])}</small></th>'
+        for v in cols
+    )
+    rows = []
+    for tid in QUICK_TRANSFORMS:
+        if tid not in tmap:
+            continue
+        t = tmap[tid]
+        tds = []
+        for v in cols:
+            cells = [c for c in (m.cell(v["id"], x["name"], tid) for x in m.computations) if c]
+            cls, text, tip = render.aggregate(cells)
+            errs = sorted({c.get("error_type") for c in cells if c["status"] == "error"} - {None})
+            note = f'<br><small class="jx-errtype">{esc(", ".join(errs))}</small>' if errs else ""
+            tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(tip)}">{text}{note}</td>')
+        rows.append(
+            f'<tr><th scope="row" class="jx-rowhead" title="{esc(t.get("doc", ""))}">'
+            f'{esc(t.get("label") or tid)}</th>{"".join(tds)}</tr>'
+        )
+    return (
+        '<div class="jx-scroll" data-search-exclude><table class="jx-matrix jx-quick">'
+        f"<caption>{esc(m.label)}</caption>"
+        f'<thead><tr><th class="jx-corner">transform</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def d_variants(src: str, mechanism: str) -> str:
+    vs = [v for v in code.registry() if v.mechanism == mechanism]
+    if not vs:
+        # not installed here (e.g. the legacy package on current JAX): use the data
+        seen: dict[str, dict[str, Any]] = {}
+        for m in load_matrices():
+            for v in m.variants_of(mechanism):
+                seen.setdefault(v["id"], v)
+        if not seen:
+            return f"*No `{mechanism}` variant is installed or measured.*"
+        rows = [(v["id"], v["label"], v.get("doc", ""), v.get("package", "")) for v in seen.values()]
+        note = "\n\n*(from the matrix files: the package is not installed with this JAX)*"
+    else:
+        rows = [(v.id, v.label, v.doc, v.package) for v in vs]
+        note = ""
+    lines = ["| variant | label | what it is | package |", "|---|---|---|---|"]
+    lines += [f"| `{i}` | {label} | {doc} | `{pkg}` |" for i, label, doc, pkg in rows]
+    return "\n".join(lines) + note
+
+
+def d_computations(src: str) -> str:
+    lines = ["| computation | kind | signature | what | from |", "|---|---|---|---|---|"]
+    for c in _catalog().values():
+        lines.append(
+            f"| [`{c.name}`]({rel(src, f'computations/{c.name}.md')}) | {c.kind} | "
+            f"`{c.signature}` | {c.summary} | {c.source} |"
+        )
+    return "\n".join(lines)
+
+
+def d_computation(src: str, name: str) -> str:
+    cat = _catalog()
+    if name not in cat:
+        raise DirectiveError(f"unknown computation {name!r}")
+    c = cat[name]
+    facts = (
+        f'<p class="jx-facts"><code>{esc(c.signature)}</code> · {esc(c.summary)} · '
+        f"<em>{esc(c.kind)}</em> · from {esc(c.source)}</p>"
+    )
+    ms = load_matrices()
+    measured = [m for m in ms if any(x["name"] == name for x in m.computations)]
+    if measured:
+        table = (
+            '<div class="jx-slice" data-search-exclude>'
+            + render.env_switch(measured, label="JAX version / platform")
+            + render.legend()
+            + render.slice_for_computation(measured, name)
+            + "</div>"
+        )
+        matrix_link = rel(src, "matrix.md")
+        slice_md = (
+            f"Every row is a variant, every column a transform; hover a cell for the error line, "
+            f"the host call count and the test that measured it, click it for details. "
+            f"The [full matrix]({matrix_link}) has every computation.\n\n{table}"
+        )
+    else:
+        slice_md = _no_data()
+    return (
+        f"{facts}\n\n## The code, side by side\n\n"
+        "Pick a mechanism; the choice follows you to every computation page.\n\n"
+        f"{code.tabs(name)}\n\n## Measured\n\n{slice_md}"
+    )
+
+
+def verdict_text(cell: dict[str, Any]) -> str:
+    """One sentence for one cell, generated from its fields."""
+    status = cell["status"]
+    if status == "ok":
+        s = f"{GLYPH['ok']} works"
+    elif status == "error":
+        s = f"{GLYPH['error']} raises `{cell.get('error_type')}`: {_md_quote(cell.get('error'))}"
+    elif status == "wrong":
+        s = f"{GLYPH['wrong']} runs but is wrong: {cell.get('reason') or ''}"
+    else:
+        s = f"{GLYPH['n/a']} not applicable: {cell.get('reason') or ''}"
+    extra = []
+    if cell.get("host_calls") is not None and status != "n/a":
+        extra.append(f"host calls: {cell['host_calls']}")
+    eff = render.effects_text(cell.get("effects"))
+    if eff:
+        extra.append(eff)
+    if extra:
+        s += " (" + "; ".join(extra) + ")"
+    return s
+
+
+def _md_quote(text: str | None) -> str:
+    t = (text or "").replace("|", "\\|").replace("`", "'")
+    return f"“{t}”"
+
+
+def d_verdict(src: str, variant: str, computation: str, transform: str) -> str:
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    lines = []
+    for m in ms:
+        cell = m.cell(variant, computation, transform)
+        if cell is not None:
+            lines.append(
+                f'- <span class="jx-env-name" title="{esc(cell["test"])}">{esc(m.label)}</span>: '
+                f"{verdict_text(cell)}"
+            )
+        elif m.variant(variant) is None:
+            lines.append(
+                f'- <span class="jx-env-name">{esc(m.label)}</span>: no `{variant}` row '
+                "(the variant does not exist with this JAX)"
+            )
+        else:
+            lines.append(f'- <span class="jx-env-name">{esc(m.label)}</span>: not measured')
+    head = (
+        f'<p class="jx-claim-key">measured as <code>{esc(variant)}</code> × '
+        f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code></p>"
+    )
+    return head + "\n\n" + "\n".join(lines)
+
+
+def d_api(src: str, package: str) -> str:
+    """A mkdocstrings block for the package and each public module, in catalog order."""
+    from .data import ROOT
+
+    pkg_dir = next(iter(ROOT.glob(f"packages/*/src/{package}")), None)
+    if pkg_dir is None:
+        raise DirectiveError(f"no package {package} under packages/*/src")
+    # the command line (cli.py) is documented on the "Run it yourself" page, not as an API
+    names = sorted(
+        p.stem for p in pkg_dir.glob("*.py") if not p.stem.startswith("_") and p.stem != "cli"
+    )
+    order = {c: i for i, c in enumerate(_catalog())}
+    names.sort(key=lambda n: (order.get(n, len(order)), n))
+    blocks = [f"::: {package}.{n}" for n in names]
+    return "\n\n".join(blocks)
+
+
+DIRECTIVES: dict[str, Callable[..., str]] = {
+    "api": d_api,
+    "computation": d_computation,
+    "computations": d_computations,
+    "environments": d_environments,
+    "legend": d_legend,
+    "matrix": d_matrix,
+    "quick": d_quick,
+    "summary": d_summary,
+    "variants": d_variants,
+    "verdict": d_verdict,
+}
+
+
+def expand(markdown: str, src_uri: str) -> str:
+    def sub(m: re.Match[str]) -> str:
+        name, args = m.group(1), shlex.split(m.group(2))
+        if name not in DIRECTIVES:
+            raise DirectiveError(f"{src_uri}: unknown directive jaxcb:{name}")
+        try:
+            return DIRECTIVES[name](src_uri, *args)
+        except TypeError as e:
+            raise DirectiveError(f"{src_uri}: jaxcb:{name} {args}: {e}") from e
+
+    return DIRECTIVE.sub(sub, markdown)

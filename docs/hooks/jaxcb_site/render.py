@@ -1,0 +1,255 @@
+"""HTML for matrix tables (full matrix, per-computation slices, per-mechanism summaries).
+
+Every table is generated from matrix files; the cell text, tooltip and link come
+from the cell's own fields. The page script (``docs/javascripts/jaxcb.js``)
+switches between environments and shows a cell's details when clicked.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .data import Matrix
+
+GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—"}
+WORD = {"ok": "works", "wrong": "wrong result", "error": "raises", "n/a": "not applicable"}
+LEGEND = (
+    ("ok", "runs and matches the NumPy/SciPy reference"),
+    ("wrong", "runs, but the result or the host effects differ from the reference"),
+    ("error", "raises"),
+    ("n/a", "not applicable (the reason is in the tooltip)"),
+)
+
+
+def esc(s: Any) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def effects_text(effects: dict[str, Any] | None) -> str | None:
+    if not effects:
+        return None
+    order = "in order" if effects.get("in_order") else "out of order"
+    return (
+        f"effects {effects['verdict']}: {effects['arrived']}/{effects['expected']} arrived, "
+        f"{effects['missing']} missing, {effects['extra']} extra, {order}"
+    )
+
+
+def cell_lines(cell: dict[str, Any]) -> list[str]:
+    """The facts of one cell, one per line, as they appear in tooltips and details."""
+    lines = [f"{cell['variant']} × {cell['transform']} · {cell['computation']}"]
+    status = cell["status"]
+    if status == "error":
+        lines.append(f"{cell.get('error_type') or 'error'}: {cell.get('error') or ''}".rstrip(": "))
+    elif status in ("wrong", "n/a"):
+        lines.append(f"{WORD[status]}: {cell.get('reason') or ''}".rstrip(": "))
+    else:
+        lines.append(WORD[status])
+    if cell.get("host_calls") is not None:
+        lines.append(f"host calls: {cell['host_calls']}")
+    if cell.get("shapes"):
+        lines.append("host received: " + ", ".join(cell["shapes"]))
+    eff = effects_text(cell.get("effects"))
+    if eff:
+        lines.append(eff)
+    lines.append(f"test: {cell['test']}")
+    return lines
+
+
+def cell_td(cell: dict[str, Any] | None) -> str:
+    """One ``<td>``: glyph, tooltip, and a link carrying the test id."""
+    if cell is None:
+        return '<td class="jx-cell jx-missing" title="not measured in this environment">·</td>'
+    status = cell["status"]
+    cls = "na" if status == "n/a" else status
+    calls = cell.get("host_calls")
+    badge = f'<sub class="jx-calls">{calls}</sub>' if calls is not None and status != "n/a" else ""
+    return (
+        f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#" data-test="{esc(cell["test"])}" '
+        f'title="{esc(chr(10).join(cell_lines(cell)))}">{GLYPH[status]}{badge}</a></td>'
+    )
+
+
+def transform_header(transforms: Sequence[dict[str, Any]]) -> str:
+    """Two header rows: transform groups, then vertical transform labels."""
+    groups: list[tuple[str, int]] = []
+    for t in transforms:
+        if groups and groups[-1][0] == t["group"]:
+            groups[-1] = (t["group"], groups[-1][1] + 1)
+        else:
+            groups.append((t["group"], 1))
+    top = "".join(f'<th class="jx-group" colspan="{n}">{esc(g)}</th>' for g, n in groups)
+    cols = "".join(
+        f'<th class="jx-t{" jx-legacy" if t.get("legacy") else ""}" title="{esc(t.get("doc") or t["id"])}">'
+        f'<span>{esc(t.get("label") or t["id"])}</span></th>'
+        for t in transforms
+    )
+    return top, cols
+
+
+def _table(head_cols: int, transforms: Sequence[dict[str, Any]], rows: Iterable[str], caption: str) -> str:
+    top, cols = transform_header(transforms)
+    empty = '<th class="jx-corner"></th>' * head_cols
+    return (
+        '<div class="jx-scroll"><table class="jx-matrix">'
+        f'<caption>{esc(caption)}</caption>'
+        f"<thead><tr>{empty}{top}</tr><tr>{empty}{cols}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def env_switch(matrices: Sequence[Matrix], *, label: str = "Environment") -> str:
+    """The selector every matrix table on a page follows (persisted across pages)."""
+    if len(matrices) < 2:
+        return ""
+    opts = "".join(f'<option value="{esc(m.key)}">{esc(m.label)}</option>' for m in matrices)
+    return (
+        f'<p class="jx-switch"><label>{esc(label)} '
+        f'<select class="jx-env-select" aria-label="{esc(label)}">{opts}</select></label></p>'
+    )
+
+
+def env_block(m: Matrix, first: bool, inner: str) -> str:
+    hidden = "" if first else " hidden"
+    return f'<div class="jx-env" data-env="{esc(m.key)}"{hidden}>{inner}</div>'
+
+
+def environment_line(m: Matrix) -> str:
+    e = m.env
+    parts = [
+        f"JAX {e['jax']}",
+        f"jaxlib {e['jaxlib']}",
+        f"Python {e['python']}",
+        f"platform {e['platform']}",
+        f"device kind {e.get('device_kind')}",
+        f"{e['device_count']} devices",
+    ]
+    if "x64" in e:
+        parts.append(f"x64 {'on' if e['x64'] else 'off'}")
+    return " · ".join(esc(p) for p in parts)
+
+
+def legend() -> str:
+    items = "".join(
+        f'<li><span class="jx-cell jx-{"na" if s == "n/a" else s}">{GLYPH[s]}</span> {esc(t)}</li>'
+        for s, t in LEGEND
+    )
+    return (
+        f'<ul class="jx-legend">{items}<li><span class="jx-cell"><sub class="jx-calls">n</sub></span> '
+        "host calls counted in that cell</li></ul>"
+    )
+
+
+def full_matrix(matrices: Sequence[Matrix], *, computations: Sequence[str] | None = None) -> str:
+    """Variant × computation rows, transform columns; one table per environment."""
+    blocks = []
+    for i, m in enumerate(matrices):
+        comps = [c["name"] for c in m.computations if computations is None or c["name"] in computations]
+        rows = []
+        for v in m.variants:
+            rows.append(
+                f'<tr class="jx-vhead" data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}">'
+                f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup" title="{esc(v.get("doc", ""))}">'
+                f'{esc(v["label"])} <code>{esc(v["id"])}</code></th></tr>'
+            )
+            for c in comps:
+                tds = "".join(cell_td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
+                rows.append(
+                    f'<tr data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}" '
+                    f'data-computation="{esc(c)}"><th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
+                )
+        inner = (
+            f'<p class="jx-envline">{environment_line(m)}</p>'
+            + _table(1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells")
+        )
+        blocks.append(env_block(m, i == 0, inner))
+    return "".join(blocks)
+
+
+def slice_for_computation(matrices: Sequence[Matrix], computation: str) -> str:
+    """Variant rows × transform columns for one computation, one table per environment."""
+    blocks = []
+    for i, m in enumerate(matrices):
+        rows = []
+        for v in m.variants:
+            tds = "".join(cell_td(m.cell(v["id"], computation, t["id"])) for t in m.transforms)
+            rows.append(
+                f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
+                f'title="{esc(v.get("doc", ""))}">{esc(v["label"])}</th>{tds}</tr>'
+            )
+        inner = f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
+            1, m.transforms, rows, f"{computation} on {m.label}"
+        )
+        blocks.append(env_block(m, i == 0, inner))
+    return "".join(blocks)
+
+
+def aggregate(cells: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
+    """(css class, text, tooltip) for cells of one variant × transform over computations."""
+    applicable = [c for c in cells if c["status"] != "n/a"]
+    if not applicable:
+        return "na", GLYPH["n/a"], "not applicable to any computation"
+    ok = sum(c["status"] == "ok" for c in applicable)
+    wrong = sum(c["status"] == "wrong" for c in applicable)
+    n = len(applicable)
+    if ok == n:
+        cls, text = "ok", GLYPH["ok"]
+    elif ok == 0 and wrong == 0:
+        cls, text = "error", GLYPH["error"]
+    elif wrong:
+        cls, text = "wrong", f"{GLYPH['wrong']}<small>{ok}/{n}</small>"
+    else:
+        cls, text = "mixed", f"<small>{ok}/{n}</small>"
+    tip = []
+    for c in cells:
+        line = f"{GLYPH[c['status']]} {c['computation']}"
+        if c["status"] == "error":
+            line += f": {c.get('error_type')}: {c.get('error')}"
+        elif c["status"] in ("wrong", "n/a") and c.get("reason"):
+            line += f": {c['reason']}"
+        if c.get("host_calls") is not None and c["status"] != "n/a":
+            line += f" [host calls {c['host_calls']}]"
+        tip.append(line)
+    return cls, text, "\n".join(tip)
+
+
+def selected(v: dict[str, Any], wanted: Sequence[str]) -> bool:
+    """A variant matches a mechanism name or its own id (``pure_callback/vectorized``)."""
+    return v["mechanism"] in wanted or v["id"] in wanted
+
+
+def summary(
+    matrices: Sequence[Matrix],
+    *,
+    mechanisms: Sequence[str] | None = None,
+    link: str | None = None,
+    caption: str = "",
+) -> str:
+    """Variant rows × transform columns, each cell aggregated over the computations."""
+    blocks = []
+    for i, m in enumerate(matrices):
+        rows = []
+        for v in m.variants:
+            if mechanisms is not None and not selected(v, mechanisms):
+                continue
+            tds = []
+            for t in m.transforms:
+                cells = [
+                    c for c in (m.cell(v["id"], comp["name"], t["id"]) for comp in m.computations) if c
+                ]
+                cls, text, tip = aggregate(cells)
+                head = f"{v['label']} × {t.get('label') or t['id']}\n"
+                tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(head + tip)}">{text}</td>')
+            label = esc(v["label"])
+            rows.append(
+                f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
+                f'title="{esc(v.get("doc", ""))}">{label}</th>{"".join(tds)}</tr>'
+            )
+        if not rows:
+            inner = f"<p>No {esc(', '.join(mechanisms or []))} rows in {esc(m.label)}.</p>"
+        else:
+            inner = _table(1, m.transforms, rows, caption or f"{m.label}: variants × transforms")
+        blocks.append(env_block(m, i == 0, inner))
+    return "".join(blocks)

@@ -1,0 +1,109 @@
+"""Fixtures for the site tests: one strict build per session, served on 127.0.0.1.
+
+The build goes to a temporary directory (``site/`` is left alone). The browser
+tests use pytest-playwright with Debian's ``chromium`` (``playwright install``
+cannot download a browser here); the root conftest skips them, with the reason,
+where chromium or pytest-playwright is missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HOOKS = ROOT / "docs" / "hooks"
+if str(HOOKS) not in sys.path:
+    sys.path.insert(0, str(HOOKS))
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@dataclasses.dataclass(frozen=True)
+class Build:
+    site: Path
+    returncode: int
+    output: str
+    seconds: float
+
+
+@pytest.fixture(scope="session")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """``mkdocs build --strict`` into a temporary directory (no -q/-v: the anchor check stays on)."""
+    site = tmp_path_factory.mktemp("site")
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        check=False,
+    )
+    return Build(site, proc.returncode, proc.stdout + proc.stderr, time.perf_counter() - start)
+
+
+@pytest.fixture(scope="session")
+def site(build: Build) -> Path:
+    if build.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{build.output[-4000:]}")
+    return build.site
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(site: Path) -> Iterator[str]:
+    """The built site served by http.server on 127.0.0.1, on a free port."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's chromium: pytest-playwright's own browser download is not possible here."""
+    chromium = shutil.which("chromium")
+    args = dict(browser_type_launch_args)
+    if chromium:
+        args["executable_path"] = chromium
+    return args
+
+
+@pytest.fixture(scope="session")
+def matrix_files() -> list[tuple[Path, dict[str, Any]]]:
+    """The matrix files the site is built from: the committed ones under docs/data/matrix/
+    (``JAXCB_SITE_MATRIX_DIR`` points the hook and these tests elsewhere while developing)."""
+    from jaxcb_site.data import matrix_dir
+
+    files = sorted(matrix_dir().glob("*.json"))
+    return [(p, json.loads(p.read_text(encoding="utf-8"))) for p in files]
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,128 @@
+"""The site builds with ``mkdocs build --strict`` and renders the data it is given."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jaxcb_core.catalog import CATALOG
+from jaxcb_site import code
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def test_strict_build_succeeds(build: Any) -> None:
+    assert build.returncode == 0, build.output[-4000:]
+    warnings = [line for line in build.output.splitlines() if line.startswith("WARNING")]
+    assert warnings == []
+    print(f"mkdocs build --strict took {build.seconds:.1f} s")
+
+
+def test_config_pins_and_checks() -> None:
+    """The quality settings the site promises stay in mkdocs.yml."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506
+    assert cfg["strict"] is True
+    assert cfg["theme"]["font"] is False
+    assert "content.tabs.link" in cfg["theme"]["features"]
+    assert set(cfg["validation"].values()) == {"warn"}
+    exts = {next(iter(e)) if isinstance(e, dict) else e: e for e in cfg["markdown_extensions"]}
+    assert exts["pymdownx.snippets"]["pymdownx.snippets"]["check_paths"] is True
+    assert "docs/hooks/jaxcb.py" in cfg["hooks"]
+    if (ROOT / "docs" / "hooks" / "bench.py").is_file():
+        assert "docs/hooks/bench.py" in cfg["hooks"]
+
+
+def _text(page: Path) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+
+
+def test_no_external_assets(site: Path) -> None:
+    """The network is closed: no page loads a script, style or font from elsewhere."""
+    pattern = re.compile(r"""<(?:script|link)[^>]+(?:src|href)=["']https?://""")
+    offenders = [
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if pattern.search(p.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("name", [c.name for c in CATALOG])
+def test_computation_page_includes_every_package_file(site: Path, name: str) -> None:
+    page = site / "computations" / name / "index.html"
+    raw = page.read_text(encoding="utf-8")
+    text = _text(page)
+    for pkg in code.packages():
+        label = code.tab_label(pkg)
+        assert f">{label}</label>" in raw, f"no {label} tab on {name}"
+        path = pkg.module(name)
+        if path is None:
+            assert f"{pkg.name} does not implement {name}" in text
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        assert rel in text, f"{rel} is not on the {name} page"
+        # the included code itself: the def line of each section
+        for _, lines in code.sections(path) or [("", path.read_text().splitlines())]:
+            first_def = next((ln.strip() for ln in lines if ln.lstrip().startswith("def ")), None)
+            if first_def:
+                assert first_def.split("(")[0] in text
+
+
+def _cell_count(html_text: str, key: str) -> int:
+    start = html_text.index(f'data-env="{key}"')
+    end = html_text.find('class="jx-env"', start + 1)
+    block = html_text[start : end if end != -1 else len(html_text)]
+    return block.count('class="jx-link"')
+
+
+def test_matrix_page_has_every_cell(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+    raw = (site / "matrix" / "index.html").read_text(encoding="utf-8")
+    if not matrix_files:
+        assert "No measured data yet" in raw
+        return
+    for path, data in matrix_files:
+        assert _cell_count(raw, path.stem) == len(data["cells"]), path.name
+        env = data["environment"]
+        for value in (env["jax"], env["jaxlib"], env["python"], env["platform"]):
+            assert str(value) in raw
+
+
+def test_every_cell_links_its_test(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+    raw = html.unescape((site / "matrix" / "index.html").read_text(encoding="utf-8"))
+    for _, data in matrix_files:
+        missing = [c["test"] for c in data["cells"] if f'data-test="{c["test"]}"' not in raw]
+        assert missing == []
+
+
+def test_claim_verdicts_come_from_the_data(matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+    """Every claim names a cell; where its variant was measured, the cell exists."""
+    text = (ROOT / "docs" / "claims.md").read_text(encoding="utf-8")
+    keys = re.findall(r"<!-- jaxcb:verdict (\S+) (\S+) (\S+) -->", text)
+    assert len(keys) >= 15
+    names = {c.name for c in CATALOG}
+    for variant, computation, transform in keys:
+        assert computation in names
+        for _, data in matrix_files:
+            if any(v["id"] == variant for v in data["variants"]):
+                assert any(
+                    (c["variant"], c["computation"], c["transform"]) == (variant, computation, transform)
+                    for c in data["cells"]
+                ), f"{variant} × {transform} · {computation} is not in the data"
+
+
+def test_claims_page_renders_verdicts(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+    text = _text(site / "claims" / "index.html")
+    assert "jaxcb:verdict" not in text
+    for _, data in matrix_files:
+        assert f"JAX {data['environment']['jax']}" in text
