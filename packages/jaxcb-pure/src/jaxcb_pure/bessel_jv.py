@@ -1,0 +1,114 @@
+"""The Bessel function `J_v(z)` of integer order through `jax.pure_callback`.
+
+Contract:
+
+- **Pure.** `on_host` (`scipy.special.jv`) depends on its arguments only, so JAX
+  may run it once, many times, or never: under `jax.jit` a call whose result is
+  unused is removed, and two identical calls may be merged.
+- **Batching.** `vmap_method="expand_dims"`: `scipy.special.jv` is a NumPy ufunc,
+  so one host call takes the whole batch. Both arguments are first reshaped to the
+  rank of the output, so NumPy broadcasting lines the batch axes up whichever
+  argument is batched, and nothing is tiled.
+- **Derivatives.** A `jax.custom_jvp` rule `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2`
+  that calls this same differentiable function for the neighbouring orders, so the
+  rule itself has a rule: `grad`, `jacfwd`, `jacrev` and `hessian` in `z` all work,
+  each order of derivative costing two more host calls. `bessel_jv_callback` is
+  the same call without the rule (`grad` through it raises). The order `v` is an
+  integer: it has no derivative.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.special
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "bessel_jv", "bessel_jv_callback", "on_host"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Runs on the host with concrete arrays; returns the dtype JAX was promised."""
+    v, z = np.asarray(v), np.asarray(z)  # callbacks receive jax.Array: view, no copy
+    return scipy.special.jv(v, z).astype(z.dtype, copy=False)  # broadcasts like a ufunc
+
+
+# --8<-- [end:host]
+
+
+def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    v, z = jnp.asarray(v), jnp.asarray(z)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+    if jnp.issubdtype(z.dtype, jnp.integer):
+        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
+    elif not jnp.issubdtype(z.dtype, jnp.floating):
+        raise TypeError(f"bessel_jv: z must have a real dtype, got {z.dtype}")
+    try:
+        jnp.broadcast_shapes(v.shape, z.shape)
+    except ValueError:
+        raise ValueError(
+            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
+        ) from None
+    return v, z
+
+
+# --8<-- [start:callback]
+def bessel_jv_callback(
+    v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """`J_v(z)` on the host, without a derivative rule."""
+    v, z = _check(v, z)
+    shape = jnp.broadcast_shapes(v.shape, z.shape)
+    v = jnp.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)  # same rank as the output:
+    z = jnp.reshape(z, (1,) * (len(shape) - z.ndim) + z.shape)  # batch axes broadcast
+    out_type = jax.ShapeDtypeStruct(shape, z.dtype)
+    return jax.pure_callback(on_host, out_type, v, z, vmap_method=vmap_method)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the Bessel function of the first kind `J_v(z)`, computed by SciPy on the host.
+
+    Args:
+        v: integer array of orders.
+        z: floating array; an integer one is promoted to the default float dtype.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        An array of the broadcast shape of `v` and `z`, in the dtype of `z`.
+
+    Raises:
+        TypeError: `v` is not integer, or `z` is neither floating nor integer.
+        ValueError: the shapes of `v` and `z` do not broadcast.
+    """
+    v, z = _check(v, z)
+    return _bessel_jv(vmap_method, v, z)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _bessel_jv(vmap_method: str | None, v: jax.Array, z: jax.Array) -> jax.Array:
+    return bessel_jv_callback(v, z, vmap_method=vmap_method)
+
+
+@_bessel_jv.defjvp
+def _bessel_jv_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    v, z = primals
+    _, dz = tangents  # v is an integer: its tangent is float0
+    out = _bessel_jv(vmap_method, v, z)
+    # The rule calls the differentiable function again, so it can be differentiated too.
+    slope = (_bessel_jv(vmap_method, v - 1, z) - _bessel_jv(vmap_method, v + 1, z)) / 2
+    return out, slope * dz
+
+
+# --8<-- [end:pattern]

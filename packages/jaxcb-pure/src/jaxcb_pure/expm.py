@@ -1,0 +1,119 @@
+"""The matrix exponential through `jax.pure_callback`, with a reverse-mode rule.
+
+Contract:
+
+- **Pure.** `on_host` (`scipy.linalg.expm`) and `on_host_vjp`
+  (`scipy.linalg.expm_frechet`) depend on their arguments only, so JAX may run
+  them once, many times, or never: under `jax.jit` a call whose result is unused
+  is removed, and two identical calls may be merged.
+- **Not elementwise.** Each output entry depends on the whole matrix, so the
+  host gets whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
+- **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
+  `(..., n, n)`, so a batch is only more leading axes and one host call takes it.
+  In the derivative, `on_host_vjp` broadcasts the saved matrix against the
+  cotangent, so `jacrev` (a `vmap` over cotangents) is one host call as well;
+  under `jax.jit` it is the only one, since `jacrev` never uses the primal output
+  and the forward call is removed.
+- **Derivatives.** A `jax.custom_vjp` rule: the cotangent of `expm` at `a` for the
+  output cotangent `g` is the Fréchet derivative `L(a^T, g)`, computed on the host
+  per matrix. So `grad`, `vjp` and `jacrev` work, while `jvp` and `jacfwd` raise
+  `TypeError` (a `custom_vjp` function has no forward mode), and a second
+  derivative (`hessian`, `grad` of `grad`) raises `ValueError`: the rule's own
+  callback has no rule. `expm_callback` is the call without any rule.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.linalg
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "expm", "expm_callback", "on_host", "on_host_vjp"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def on_host(a: np.ndarray) -> np.ndarray:
+    """Runs on the host with a concrete stack of matrices; returns the promised dtype."""
+    a = np.asarray(a)  # callbacks receive jax.Array: view, no copy
+    return scipy.linalg.expm(a).astype(a.dtype, copy=False)  # expm takes (..., n, n)
+
+
+def on_host_vjp(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """The cotangent of `a`: the Fréchet derivative of expm at `a^T` in direction `g`."""
+    a, g = np.asarray(a), np.asarray(g)
+    a, g = np.broadcast_arrays(a, g)  # under vmap either one may carry the batch
+    at = np.swapaxes(a, -1, -2)  # transpose each matrix, not the stack
+    out = np.empty(a.shape, a.dtype)
+    for i in np.ndindex(a.shape[:-2]):  # expm_frechet takes one matrix at a time
+        out[i] = scipy.linalg.expm_frechet(at[i], g[i], compute_expm=False)
+    return out
+
+
+# --8<-- [end:host]
+
+
+def _check(a: ArrayLike) -> jax.Array:
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    return a
+
+
+# --8<-- [start:callback]
+def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """The matrix exponential on the host, without a derivative rule."""
+    a = _check(a)
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the matrix exponential of `a`, computed by SciPy on the host.
+
+    First-order reverse mode only: `grad`, `vjp` and `jacrev` work; `jvp`, `jacfwd`
+    and second derivatives raise.
+
+    Args:
+        a: floating array of shape `(..., n, n)`.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        An array of the shape and dtype of `a`.
+
+    Raises:
+        TypeError: `a` is not floating.
+        ValueError: `a` has fewer than two axes or its last two differ.
+    """
+    a = _check(a)
+    return _expm(vmap_method, a)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _expm(vmap_method: str | None, a: jax.Array) -> jax.Array:
+    return expm_callback(a, vmap_method=vmap_method)
+
+
+def _expm_fwd(vmap_method: str | None, a: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
+
+
+def _expm_bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return (jax.pure_callback(on_host_vjp, out_type, a, g, vmap_method=vmap_method),)
+
+
+_expm.defvjp(_expm_fwd, _expm_bwd)
+# --8<-- [end:pattern]
