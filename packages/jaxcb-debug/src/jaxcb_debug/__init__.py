@@ -1,0 +1,29 @@
+"""jaxcb_debug: observe jaxcb computations with `jax.debug.callback` and `jax.debug.print`.
+
+A debug callback returns nothing to the computation, so the observers here
+compute the native `jax.numpy` result and report what they saw to the host; the
+logging patterns (`log_steps`, `progress`) call the host on every (reported)
+step. Nothing blocks differentiation: the host sees the forward pass only.
+`host_draw` cannot be written this way (no value comes back). One module per
+computation; each module's docstring states its contract.
+"""
+
+from .bessel_jv import bessel_jv
+from .cubic_root import cubic_root
+from .expm import expm
+from .log_steps import log_steps, log_steps_print
+from .progress import progress, progress_print
+from .sin_scale import sin_scale
+from .sum_mean import sum_mean
+
+__all__ = [
+    "bessel_jv",
+    "cubic_root",
+    "expm",
+    "log_steps",
+    "log_steps_print",
+    "progress",
+    "progress_print",
+    "sin_scale",
+    "sum_mean",
+]
