@@ -1,0 +1,525 @@
+"""jaxcb_debug: native results, what the host observes, effects delivered, validation.
+
+Behaviour asserted here was measured on JAX 0.10.2 and 0.12.0.1, where it is the same.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import jax
+import numpy as np
+import pytest
+import scipy.special
+
+import jaxcb_debug
+from jaxcb_core.catalog import Computation, by_name
+from jaxcb_core.mechanisms import from_dict
+from jaxcb_debug import _registry
+
+OBSERVERS = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+EFFECTS = ("log_steps", "progress")
+# what each observer reports: its inputs (in argument order), then its outputs
+KEYS = {
+    "sin_scale": (("x", "y"), ("out",)),
+    "sum_mean": (("x",), ("sum", "mean")),
+    "bessel_jv": (("v", "z"), ("out",)),
+    "expm": (("a",), ("out",)),
+    "cubic_root": (("a", "b"), ("out",)),
+}
+
+
+def module(name: str) -> Any:
+    # `jaxcb_debug.<name>` is the function (re-exported by __init__), not the module.
+    return importlib.import_module(f"jaxcb_debug.{name}")
+
+
+@pytest.fixture(params=["float32", "float64"])
+def dtype(request: pytest.FixtureRequest) -> Iterator[np.dtype[Any]]:
+    with jax.enable_x64(request.param == "float64"):
+        yield np.dtype(request.param)
+
+
+def call(
+    fn: Callable[..., Any], c: Computation, args: tuple[Any, ...], *, jit: bool = True, **kw: Any
+) -> Any:
+    """Call fn(*args, **kw), under a fresh `jax.jit` if `jit`, static arguments closed over."""
+    static = {i: args[i] for i in c.static_argnums}
+    dynamic = [a for i, a in enumerate(args) if i not in static]
+
+    def f(*dyn: Any) -> Any:
+        it = iter(dyn)
+        full = [static[i] if i in static else next(it) for i in range(len(args))]
+        return fn(*full, **kw)
+
+    return (jax.jit(f) if jit else f)(*dynamic)
+
+
+def leaves(tree: Any) -> list[np.ndarray]:
+    return [np.asarray(t) for t in (tree if isinstance(tree, tuple) else (tree,))]
+
+
+def assert_tree_close(out: Any, ref: Any, tol: tuple[float, float]) -> None:
+    out, ref = leaves(out), leaves(ref)
+    assert len(out) == len(ref)
+    for o, r in zip(out, ref, strict=True):
+        assert o.dtype == r.dtype
+        assert o.shape == r.shape
+        np.testing.assert_allclose(o, r, rtol=tol[0], atol=tol[1])
+
+
+def assert_records(got: list[tuple[Any, Any]], expected: list[tuple[int, Any]], tol: Any) -> None:
+    assert [int(k) for k, _ in got] == [k for k, _ in expected]
+    for (k, x), (_, ref) in zip(got, expected, strict=True):
+        assert isinstance(k, np.ndarray)
+        assert k.dtype == np.int32
+        assert k.shape == ()
+        assert isinstance(x, np.ndarray)
+        assert x.dtype == ref.dtype
+        np.testing.assert_allclose(x, ref, rtol=tol[0], atol=tol[1])
+
+
+def assert_report(
+    report: tuple[str, dict[str, np.ndarray]], name: str, args: tuple[Any, ...], out: Any
+) -> None:
+    """One report of observer `name`: the inputs it was given and the result it returned."""
+    seen, values = report
+    inputs, outputs = KEYS[name]
+    assert seen == name
+    assert tuple(values) == inputs + outputs
+    for key, arg in zip(inputs, args, strict=True):
+        assert isinstance(values[key], np.ndarray)
+        np.testing.assert_array_equal(values[key], np.asarray(arg))
+    for key, result in zip(outputs, leaves(out), strict=True):
+        assert values[key].dtype == result.dtype
+        np.testing.assert_array_equal(values[key], result)
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Replace module <name>'s on_host with a wrapper counting host calls."""
+    mod = module(name)
+    calls: list[int] = []
+    original = mod.on_host
+
+    def wrapper(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(mod, "on_host", wrapper)
+    return calls
+
+
+# --- observers ---------------------------------------------------------------------------------
+
+
+def check_observer(name: str, dtype: Any, *, jit: bool, ordered: bool) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype(dtype))
+    reports: list[Any] = []
+    fn = getattr(jaxcb_debug, name)
+    out = call(fn, c, args, jit=jit, ordered=ordered, report=lambda *r: reports.append(r))
+    jax.effects_barrier()
+    assert_tree_close(out, c.reference(*args), c.tolerance(dtype))
+    assert len(reports) == 1
+    assert_report(reports[0], name, args, out)
+
+
+@pytest.mark.parametrize("name", OBSERVERS)
+def test_observer_result_and_one_report(name: str, dtype: np.dtype[Any]) -> None:
+    check_observer(name, dtype, jit=True, ordered=False)
+
+
+@pytest.mark.parametrize(
+    ("jit", "ordered"), [(True, True), (False, False)], ids=["jit-ordered", "eager-unordered"]
+)
+@pytest.mark.parametrize("name", OBSERVERS)
+def test_observer_ordered_and_eager(name: str, jit: bool, ordered: bool) -> None:
+    check_observer(name, np.float32, jit=jit, ordered=ordered)
+
+
+@pytest.mark.parametrize("name", OBSERVERS)
+def test_observer_reports_when_result_unused(name: str) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    reports: list[Any] = []
+    fn = getattr(jaxcb_debug, name)
+
+    def unused(*a: Any) -> Any:
+        fn(*a, report=lambda *r: reports.append(r))
+        return a[-1]
+
+    jax.jit(unused)(*args)
+    jax.effects_barrier()
+    assert len(reports) == 1
+
+
+@pytest.mark.parametrize("ordered", [False, True], ids=["unordered", "ordered"])
+@pytest.mark.parametrize("name", OBSERVERS)
+def test_observer_vmap_reports_each_element(name: str, ordered: bool) -> None:
+    c = by_name(name)
+    batched = c.batched_args(np.float32, 3)
+    in_axes = tuple(0 if i in c.batch_argnums else None for i in range(len(batched)))
+    fn = getattr(jaxcb_debug, name)
+    reports: list[Any] = []
+
+    def f(*a: Any) -> Any:
+        return fn(*a, report=lambda *r: reports.append(r), ordered=ordered)
+
+    out = jax.jit(jax.vmap(f, in_axes))(*batched)
+    jax.effects_barrier()
+    assert len(reports) == 3
+    # unordered reports may arrive in any order: match them to elements by their inputs
+    first = KEYS[name][0][c.batch_argnums[0]]
+    reports.sort(key=lambda r: float(np.ravel(r[1][first])[0]))
+    for i, report in enumerate(reports):
+        element_out = tuple(np.asarray(o)[i] for o in leaves(out))
+        ref = c.reference(*c.element(batched, i))
+        assert_tree_close(element_out, ref, c.tolerance(np.float32))
+        assert_report(report, name, c.element(batched, i), element_out)
+
+
+@pytest.mark.parametrize("name", OBSERVERS)
+def test_observer_derivatives_native_and_forward_only(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    d = c.diff_argnum
+    assert d is not None
+    assert c.jvp_reference is not None
+    tangent = np.ones_like(args[d])
+    reports: list[Any] = []
+    fn = getattr(jaxcb_debug, name)
+
+    def f(a: Any) -> Any:
+        return fn(*args[:d], a, *args[d + 1 :], report=lambda *r: reports.append(r))
+
+    def loss(a: Any) -> Any:
+        return sum(o.sum() for o in jax.tree.leaves(f(a)))
+
+    def both(a: Any, t: Any) -> Any:
+        return jax.jvp(f, (a,), (t,)), jax.grad(loss)(a)
+
+    (out, dout), grad = jax.jit(both)(args[d], tangent)
+    jax.effects_barrier()
+    rtol, atol = c.tolerance(dtype)
+    for o, r in zip(leaves(dout), leaves(c.jvp_reference(args, tangent)), strict=True):
+        np.testing.assert_allclose(o, r, rtol=10 * rtol, atol=10 * atol)
+    assert grad.shape == np.shape(args[d])
+    assert np.all(np.isfinite(grad))
+    # one report for jvp and one for grad, both from the primal pass: no tangents or
+    # cotangents ever reach the host
+    assert len(reports) == 2
+    for report in reports:
+        assert_report(report, name, args, out)
+
+
+def test_ordered_observers_keep_program_order() -> None:
+    seen: list[str] = []
+
+    def report(name: str, values: dict[str, np.ndarray]) -> None:
+        seen.append(name)
+
+    def program(x: jax.Array) -> jax.Array:
+        for _ in range(3):
+            (total, _) = jaxcb_debug.sum_mean(x, report=report, ordered=True)
+            x = jaxcb_debug.sin_scale(x, total, report=report, ordered=True)
+        return jaxcb_debug.expm(jax.numpy.diag(x), report=report, ordered=True)
+
+    jax.jit(program)(np.linspace(0.0, 0.1, 3).astype(np.float32))
+    jax.effects_barrier()
+    assert seen == ["sum_mean", "sin_scale"] * 3 + ["expm"]
+
+
+def test_observer_default_report_logs(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="jaxcb_debug"):
+        jax.jit(jaxcb_debug.sum_mean)(np.arange(4, dtype=np.float32))
+        jax.effects_barrier()
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "jaxcb_debug"]
+    assert line.startswith("sum_mean {'x': array([0., 1., 2., 3.], dtype=float32), 'sum': ")
+
+
+def test_bessel_native_matches_scipy() -> None:
+    # The module docstring's claim: float64 accuracy for |n| <= 10, |z| <= 20.
+    v = np.arange(-10, 11, dtype=np.int32)[:, None]
+    z = np.linspace(-20.0, 20.0, 401)
+    with jax.enable_x64(True):
+        out = np.asarray(jax.jit(jaxcb_debug.bessel_jv)(v, z))
+    assert out.shape == (21, 401)
+    np.testing.assert_allclose(out, scipy.special.jv(v, z), rtol=0, atol=2e-15)
+
+
+def test_bessel_second_derivative(dtype: np.dtype[Any]) -> None:
+    # J_1'' = -J_1'/z - (1 - 1/z**2) J_1 (Bessel's equation); differentiable to any order.
+    z = np.linspace(0.5, 6.0, 5).astype(dtype)
+    j1 = jax.vmap(jax.hessian(lambda t: jaxcb_debug.bessel_jv(1, t, report=lambda *r: None)))
+    out = np.asarray(jax.jit(j1)(z))
+    z64 = z.astype(np.float64)
+    dj = 0.5 * (scipy.special.jv(0, z64) - scipy.special.jv(2, z64))
+    ref = -dj / z64 - (1 - 1 / z64**2) * scipy.special.jv(1, z64)
+    np.testing.assert_allclose(out, ref, rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-6)
+
+
+def test_cubic_root_wide_range(dtype: np.dtype[Any]) -> None:
+    a = np.geomspace(1e-2, 1e2, 9)[:, None]
+    b = np.concatenate([-np.geomspace(1e-3, 1e3, 7), [0.0], np.geomspace(1e-3, 1e3, 7)])
+    a, b = a.astype(dtype), b.astype(dtype)
+    root = jax.jit(lambda a, b: jaxcb_debug.cubic_root(a, b, report=lambda *r: None))
+    out = np.asarray(root(a, b)).astype(np.float64)
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    residual = out**3 + a * out - b
+    scale = np.abs(b) + a * np.abs(out) + np.abs(out) ** 3
+    assert np.all(np.abs(residual) <= 8 * np.finfo(dtype).eps * np.maximum(scale, 1e-300))
+
+
+# --- effects -----------------------------------------------------------------------------------
+
+
+def sink_of(c: Computation) -> tuple[list[tuple[Any, Any]], dict[str, Callable[..., None]]]:
+    got: list[tuple[Any, Any]] = []
+    assert c.sink is not None
+    return got, {c.sink: lambda k, x: got.append((k, x))}
+
+
+@pytest.mark.parametrize("jit", [True, False], ids=["jit", "eager"])
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_records_in_order(name: str, jit: bool, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    got, sink = sink_of(c)
+    out = call(getattr(jaxcb_debug, name), c, args, jit=jit, **sink)  # default: ordered=True
+    jax.effects_barrier()
+    assert_records(got, c.records(*args), c.tolerance(dtype))
+    assert_tree_close(out, c.reference(*args), c.tolerance(dtype))
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_records_unordered_exactly_once(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    got, sink = sink_of(c)
+    call(getattr(jaxcb_debug, name), c, args, ordered=False, **sink)
+    jax.effects_barrier()
+    assert_records(sorted(got, key=lambda r: int(r[0])), c.records(*args), c.tolerance(dtype))
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_delivered_when_result_unused(name: str, ordered: bool) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    got, sink = sink_of(c)
+    fn = getattr(jaxcb_debug, name)
+
+    def unused(x0: Any) -> Any:
+        fn(x0, *args[1:], ordered=ordered, **sink)
+        return x0
+
+    jax.jit(unused)(args[0])
+    jax.effects_barrier()
+    got.sort(key=lambda r: int(r[0]))
+    assert_records(got, c.records(*args), c.tolerance(np.float32))
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_host_reached_only_on_reported_steps(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    calls = counting(monkeypatch, name)
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    got, sink = sink_of(c)
+    call(getattr(jaxcb_debug, name), c, args, **sink)
+    jax.effects_barrier()
+    assert len(calls) == len(c.records(*args)) == len(got)
+    if name == "progress":  # gated by lax.cond: n // every host calls, not n
+        assert len(calls) == args[1] // args[2]
+        assert len(calls) < args[1]
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_vmap_reports_each_element(name: str, ordered: bool) -> None:
+    c = by_name(name)
+    batched = c.batched_args(np.float32, 2)
+    x0s, static = batched[0], batched[1:]
+    got, sink = sink_of(c)
+    fn = getattr(jaxcb_debug, name)
+    jax.jit(jax.vmap(lambda x0: fn(x0, *static, ordered=ordered, **sink)))(x0s)
+    jax.effects_barrier()
+    # one host call per element per (reported) step, each with that element's state
+    expected = sorted((k, x.tolist()) for i in range(2) for k, x in c.records(x0s[i], *static))
+    received = sorted((int(k), x.tolist()) for k, x in got)
+    assert [k for k, _ in received] == [k for k, _ in expected]
+    np.testing.assert_allclose([x for _, x in received], [x for _, x in expected], rtol=2e-6)
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_grad_native_log_sees_forward_pass(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    got, sink = sink_of(c)
+    fn = getattr(jaxcb_debug, name)
+    grad = jax.jit(jax.grad(lambda x0: fn(x0, *args[1:], **sink).sum()))(args[0])
+    jax.effects_barrier()
+    assert c.jvp_reference is not None
+    expected = c.jvp_reference(args, np.ones_like(args[0]))  # d x_n / d x0 = 0.5**n
+    np.testing.assert_allclose(grad, expected, *c.tolerance(dtype))
+    assert_records(got, c.records(*args), c.tolerance(dtype))  # primal states, once each
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_default_sink_logs(name: str, caplog: pytest.LogCaptureFixture) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    with caplog.at_level(logging.INFO, logger="jaxcb_debug"):
+        call(getattr(jaxcb_debug, name), c, args)
+        jax.effects_barrier()
+    lines = [r.getMessage() for r in caplog.records if r.name == "jaxcb_debug"]
+    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in c.records(*args)]
+
+
+# --- jax.debug.print ---------------------------------------------------------------------------
+
+# numpy wraps long arrays over several lines: a "line" is one `step {k}: {x}` record
+RECORD = re.compile(r"step (\d+): \[([^\]]*)\]\n")
+
+
+@pytest.mark.parametrize("jit", [True, False], ids=["jit", "eager"])
+@pytest.mark.parametrize("name", EFFECTS)
+def test_print_records(
+    name: str, jit: bool, dtype: np.dtype[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    out = call(getattr(jaxcb_debug, f"{name}_print"), c, args, jit=jit)
+    jax.effects_barrier()
+    text = capsys.readouterr().out
+    matches = list(RECORD.finditer(text))
+    assert "".join(m[0] for m in matches) == text
+    expected = c.records(*args)
+    assert [int(m[1]) for m in matches] == [k for k, _ in expected]
+    for m, (_, x) in zip(matches, expected, strict=True):
+        printed = np.array(m[2].split(), float)  # rounded to numpy's print precision
+        atol = 10.0 ** -np.get_printoptions()["precision"]
+        np.testing.assert_allclose(printed, x, rtol=c.tolerance(dtype)[0], atol=atol)
+    assert_tree_close(out, c.reference(*args), c.tolerance(dtype))
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_print_lines_exact(
+    name: str, dtype: np.dtype[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Dyadic states: every step is exact in both widths, so the text is known exactly.
+    c = by_name(name)
+    x0 = np.array([-1.0, 0.0, 0.5, 1.0], dtype)
+    args = (x0, *c.make_args(dtype)[1:])
+    call(getattr(jaxcb_debug, f"{name}_print"), c, args)
+    jax.effects_barrier()
+    expected = [f"step {k}: {x}" for k, x in c.records(*args)]
+    assert capsys.readouterr().out == "".join(f"{line}\n" for line in expected)
+
+
+# --- validation --------------------------------------------------------------------------------
+
+F32 = np.ones(3, np.float32)
+I32 = np.arange(3, dtype=np.int32)
+VALIDATION = [
+    ("sum_mean", (I32,), TypeError, "sum_mean: x must have a floating dtype, got int32"),
+    (
+        "sum_mean",
+        (np.float32(1),),
+        ValueError,
+        "sum_mean: x must have at least one axis, got shape ()",
+    ),
+    ("bessel_jv", (1.0, F32), TypeError, "bessel_jv: v must have an integer dtype, got float32"),
+    (
+        "bessel_jv",
+        (1, np.ones(3, np.complex64)),
+        TypeError,
+        "bessel_jv: z must have a real dtype, got complex64",
+    ),
+    (
+        "bessel_jv",
+        (I32[:2], F32),
+        ValueError,
+        "bessel_jv: v and z must be broadcastable, got shapes (2,) and (3,)",
+    ),
+    (
+        "expm",
+        (np.eye(2, dtype=np.int32),),
+        TypeError,
+        "expm: a must have a floating dtype, got int32",
+    ),
+    ("expm", (F32,), ValueError, "expm: a must have shape (..., n, n), got shape (3,)"),
+    (
+        "expm",
+        (np.ones((2, 3), np.float32),),
+        ValueError,
+        "expm: a must have shape (..., n, n), got shape (2, 3)",
+    ),
+    ("cubic_root", (I32, F32), TypeError, "cubic_root: a must have a floating dtype, got int32"),
+    ("cubic_root", (F32, I32), TypeError, "cubic_root: b must have a floating dtype, got int32"),
+    (
+        "cubic_root",
+        (F32[:2], F32),
+        ValueError,
+        "cubic_root: a and b must be broadcastable, got shapes (2,) and (3,)",
+    ),
+    ("log_steps", (I32, 2), TypeError, "log_steps: x0 must have a floating dtype, got int32"),
+    ("log_steps", (F32, 2.0), TypeError, "log_steps: n must be a Python int, got float"),
+    ("log_steps", (F32, True), TypeError, "log_steps: n must be a Python int, got bool"),
+    ("log_steps", (F32, -1), ValueError, "log_steps: n must be >= 0, got -1"),
+    (
+        "log_steps_print",
+        (I32, 2),
+        TypeError,
+        "log_steps_print: x0 must have a floating dtype, got int32",
+    ),
+    ("log_steps_print", (F32, -1), ValueError, "log_steps_print: n must be >= 0, got -1"),
+    ("progress", (I32, 4, 2), TypeError, "progress: x0 must have a floating dtype, got int32"),
+    ("progress", (F32, np.int64(4), 2), TypeError, "progress: n must be a Python int, got int64"),
+    ("progress", (F32, -4, 2), ValueError, "progress: n must be >= 0, got -4"),
+    ("progress", (F32, 4, 2.0), TypeError, "progress: every must be a Python int, got float"),
+    ("progress", (F32, 4, 0), ValueError, "progress: every must be >= 1, got 0"),
+    (
+        "progress_print",
+        (F32, 4, None),
+        TypeError,
+        "progress_print: every must be a Python int, got NoneType",
+    ),
+    ("progress_print", (F32, 4, 0), ValueError, "progress_print: every must be >= 1, got 0"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "exc", "message"), VALIDATION)
+def test_validation(name: str, args: tuple[Any, ...], exc: type, message: str) -> None:
+    with pytest.raises(exc) as info:
+        getattr(jaxcb_debug, name)(*args)
+    assert type(info.value) is exc
+    assert str(info.value) == message
+
+
+# --- package -----------------------------------------------------------------------------------
+
+
+def test_registry_is_valid_and_complete() -> None:
+    variants = {v.id: v for v in (from_dict(d) for d in _registry.variants())}
+    assert list(variants) == [
+        "debug.callback/unordered",
+        "debug.callback/ordered",
+        "debug.print/ordered",
+    ]
+    for key in ("debug.callback/unordered", "debug.callback/ordered"):
+        assert set(variants[key].implementations) == set(OBSERVERS + EFFECTS)
+        assert set(variants[key].unsupported) == {"host_draw"}
+    assert set(variants["debug.print/ordered"].implementations) == set(EFFECTS)
+    for v in variants.values():
+        for name, m in v.modules.items():
+            assert callable(m.on_host)
+            assert getattr(m, name) is getattr(jaxcb_debug, name)
+    assert not hasattr(jaxcb_debug, "host_draw")
+    public = set(OBSERVERS + EFFECTS) | {f"{n}_print" for n in EFFECTS}
+    assert set(jaxcb_debug.__all__) == public
