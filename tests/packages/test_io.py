@@ -131,6 +131,29 @@ def test_pure_runs_once_even_when_unused(monkeypatch: pytest.MonkeyPatch, name: 
     assert len(calls) == 1
 
 
+def test_ordered_calls_keep_program_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    for name in ("sum_mean", "expm", "cubic_root"):
+        original = module(name).on_host
+
+        def wrapper(*args: Any, name: str = name, original: Any = original) -> Any:
+            seen.append(name)
+            return original(*args)
+
+        monkeypatch.setattr(module(name), "on_host", wrapper)
+
+    def program(x: jax.Array) -> jax.Array:
+        # independent calls: only ordered=True fixes the order in which the host sees them
+        jaxcb_io.cubic_root(x, x, ordered=True)
+        jaxcb_io.expm(jax.numpy.diag(x), ordered=True)
+        jaxcb_io.sum_mean(x, ordered=True)
+        return jaxcb_io.cubic_root(x, x, ordered=True)
+
+    jax.jit(program)(np.linspace(0.5, 1.0, 3).astype(np.float32))
+    jax.effects_barrier()
+    assert seen == ["cubic_root", "expm", "sum_mean", "cubic_root"]
+
+
 @pytest.mark.parametrize("name", PURE)
 def test_vmap_unordered_is_a_loop(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     calls = counting(monkeypatch, name)
@@ -246,6 +269,27 @@ def test_zero_steps_reach_nothing() -> None:
     jax.effects_barrier()
     assert got == []
     np.testing.assert_array_equal(out, x0)
+
+
+def test_vmap_unordered_log_steps_calls_each_element() -> None:
+    c = by_name("log_steps")
+    x0s, n = c.batched_args(np.float32, 2)
+    got: list[tuple[Any, Any]] = []
+    fn = jax.vmap(lambda x0: jaxcb_io.log_steps(x0, n, log=lambda *r: got.append(r), ordered=False))
+    jax.jit(fn)(x0s)
+    jax.effects_barrier()
+    # one host call per element per step, each with that element's state
+    expected = sorted((k, x.tolist()) for x0 in x0s for k, x in c.records(x0, n))
+    received = sorted((int(k), x.tolist()) for k, x in got)
+    assert [k for k, _ in received] == [k for k, _ in expected]
+    np.testing.assert_allclose([x for _, x in received], [x for _, x in expected], rtol=2e-6)
+
+
+def test_cubic_root_outside_documented_domain_returns_a_root() -> None:
+    a = np.array([-3.0, -3.0, 0.0], np.float32)
+    b = np.array([0.0, 1.0, 8.0], np.float32)
+    x = np.asarray(jaxcb_io.cubic_root(a, b), np.float64)
+    np.testing.assert_allclose(x**3 + a * x - b, 0.0, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", EFFECTS)
