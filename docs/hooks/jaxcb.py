@@ -55,7 +55,9 @@ def on_config(config: Any) -> Any:
 def on_files(files: Any, config: Any) -> Any:
     from jaxcb_core.catalog import CATALOG
 
-    missing = [c.name for c in CATALOG if files.get_file_from_path(f"computations/{c.name}.md") is None]
+    missing = [
+        c.name for c in CATALOG if files.get_file_from_path(f"computations/{c.name}.md") is None
+    ]
     if missing:
         raise directives.DirectiveError(f"no page docs/computations/<name>.md for {missing}")
     code.registry()  # import every mechanism package now: a broken one fails early

@@ -63,7 +63,7 @@ def site(build: Build) -> Path:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -81,6 +81,14 @@ def site_url(site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def base_url(site_url: str) -> str:
+    """The served site. Overrides pytest-playwright's fallback ``base_url``, a fixture
+    defined as an instance method, which pytest >= 9.1 deprecates (an error here:
+    ``filterwarnings = error``)."""
+    return site_url
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 import yaml
-from jaxcb_core.catalog import CATALOG
 from jaxcb_site import code
+
+from jaxcb_core.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,7 @@ def test_config_pins_and_checks() -> None:
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506
+    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
     assert cfg["strict"] is True
     assert cfg["theme"]["font"] is False
     assert "content.tabs.link" in cfg["theme"]["features"]
@@ -86,7 +87,9 @@ def _cell_count(html_text: str, key: str) -> int:
     return block.count('class="jx-link"')
 
 
-def test_matrix_page_has_every_cell(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+def test_matrix_page_has_every_cell(
+    site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]
+) -> None:
     raw = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     if not matrix_files:
         assert "No measured data yet" in raw
@@ -98,7 +101,9 @@ def test_matrix_page_has_every_cell(site: Path, matrix_files: list[tuple[Path, d
             assert str(value) in raw
 
 
-def test_every_cell_links_its_test(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+def test_every_cell_links_its_test(
+    site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]
+) -> None:
     raw = html.unescape((site / "matrix" / "index.html").read_text(encoding="utf-8"))
     for _, data in matrix_files:
         missing = [c["test"] for c in data["cells"] if f'data-test="{c["test"]}"' not in raw]
@@ -116,12 +121,15 @@ def test_claim_verdicts_come_from_the_data(matrix_files: list[tuple[Path, dict[s
         for _, data in matrix_files:
             if any(v["id"] == variant for v in data["variants"]):
                 assert any(
-                    (c["variant"], c["computation"], c["transform"]) == (variant, computation, transform)
+                    (c["variant"], c["computation"], c["transform"])
+                    == (variant, computation, transform)
                     for c in data["cells"]
                 ), f"{variant} × {transform} · {computation} is not in the data"
 
 
-def test_claims_page_renders_verdicts(site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]) -> None:
+def test_claims_page_renders_verdicts(
+    site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]
+) -> None:
     text = _text(site / "claims" / "index.html")
     assert "jaxcb:verdict" not in text
     for _, data in matrix_files:

@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from jaxcb_core.catalog import CATALOG
 from jaxcb_site import code
+
+from jaxcb_core.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [c.name for c in CATALOG]
@@ -35,12 +36,7 @@ def _generated_refs() -> list[tuple[str, str, str | None]]:
 
 
 def _pattern_modules() -> list[Path]:
-    return sorted(
-        p
-        for pkg in code.packages()
-        for p in pkg.src.glob("*.py")
-        if p.stem in NAMES
-    )
+    return sorted(p for pkg in code.packages() for p in pkg.src.glob("*.py") if p.stem in NAMES)
 
 
 @pytest.mark.parametrize(

@@ -125,7 +125,9 @@ def indent(text: str, n: int) -> str:
     return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
 
 
-def code_block(pkg: Package, computation: str, path: Path, section: str | None, body: list[str]) -> str:
+def code_block(
+    pkg: Package, computation: str, path: Path, section: str | None, body: list[str]
+) -> str:
     """One fenced block that includes ``path:section`` (or the whole file), with its annotations."""
     rel = path.relative_to(ROOT).as_posix()
     notes = annotations.for_section(pkg.name, computation, body)
@@ -163,7 +165,9 @@ def tab(pkg: Package, computation: str) -> str:
                 f"{pkg.rel} has no {computation}.py and its registry gives no reason: "
                 "list it as unsupported with a reason"
             )
-        body.append(f'!!! failure "`{pkg.name}` does not implement `{computation}`"\n\n{indent(text, 4)}')
+        body.append(
+            f'!!! failure "`{pkg.name}` does not implement `{computation}`"\n\n{indent(text, 4)}'
+        )
     else:
         annotations.check_specific(pkg.name, computation, path.read_text(encoding="utf-8"))
         doc = docstring(path)

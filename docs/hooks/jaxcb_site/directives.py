@@ -25,7 +25,7 @@ from typing import Any
 
 from . import code, render
 from .data import Matrix, load_matrices
-from .render import GLYPH, WORD, esc
+from .render import GLYPH, esc
 
 DIRECTIVE = re.compile(r"^<!-- jaxcb:([a-z-]+)((?:[ \t]+[^\s]+)*)[ \t]*-->[ \t]*$", re.M)
 
@@ -61,11 +61,17 @@ def d_environments(src: str) -> str:
     ms = load_matrices()
     if not ms:
         return _no_data()
-    rows = ["| file | JAX | jaxlib | Python | NumPy | SciPy | platform | device kind | devices | x64 | cells | run took |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| file | JAX | jaxlib | Python | NumPy | SciPy | platform | device kind | devices | x64 | cells | run took |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for m in ms:
         e = m.env
-        link = f"[`{m.path.name}`]({rel(src, 'data/matrix/' + m.path.name)})" if _in_docs(m) else f"`{m.path.name}`"
+        link = (
+            f"[`{m.path.name}`]({rel(src, 'data/matrix/' + m.path.name)})"
+            if _in_docs(m)
+            else f"`{m.path.name}`"
+        )
         took = f"{e['duration_s']:.0f} s" if e.get("duration_s") is not None else "?"
         rows.append(
             f"| {link} | {e['jax']} | {e['jaxlib']} | {e['python']} | {e.get('numpy', '?')} | "
@@ -129,8 +135,17 @@ def d_summary(src: str, *mechanisms: str) -> str:
 
 
 QUICK_TRANSFORMS = (
-    "jit", "jit_unused", "vmap", "grad", "hessian", "scan", "vmap_cond",
-    "shard_map", "sharded_jit", "checkpoint_grad", "export",
+    "jit",
+    "jit_unused",
+    "vmap",
+    "grad",
+    "hessian",
+    "scan",
+    "vmap_cond",
+    "shard_map",
+    "sharded_jit",
+    "checkpoint_grad",
+    "export",
 )
 
 
@@ -147,7 +162,7 @@ def d_quick(src: str) -> str:
     tmap = {t["id"]: t for t in m.transforms}
     head = "".join(
         f'<th scope="col" title="{esc(v.get("doc", ""))}"><code>{esc(v["mechanism"])}</code><br>'
-        f'<small>{esc(v["id"])}</small></th>'
+        f"<small>{esc(v['id'])}</small></th>"
         for v in cols
     )
     rows = []
@@ -164,7 +179,7 @@ def d_quick(src: str) -> str:
             tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(tip)}">{text}{note}</td>')
         rows.append(
             f'<tr><th scope="row" class="jx-rowhead" title="{esc(t.get("doc", ""))}">'
-            f'{esc(t.get("label") or tid)}</th>{"".join(tds)}</tr>'
+            f"{esc(t.get('label') or tid)}</th>{''.join(tds)}</tr>"
         )
     return (
         '<div class="jx-scroll" data-search-exclude><table class="jx-matrix jx-quick">'
@@ -184,7 +199,9 @@ def d_variants(src: str, mechanism: str) -> str:
                 seen.setdefault(v["id"], v)
         if not seen:
             return f"*No `{mechanism}` variant is installed or measured.*"
-        rows = [(v["id"], v["label"], v.get("doc", ""), v.get("package", "")) for v in seen.values()]
+        rows = [
+            (v["id"], v["label"], v.get("doc", ""), v.get("package", "")) for v in seen.values()
+        ]
         note = "\n\n*(from the matrix files: the package is not installed with this JAX)*"
     else:
         rows = [(v.id, v.label, v.doc, v.package) for v in vs]

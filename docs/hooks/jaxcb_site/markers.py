@@ -57,7 +57,9 @@ class AnnotatePreprocessor(Preprocessor):
             for needle, n in spec:
                 hit = next((k for k, text in enumerate(body) if needle in text), None)
                 if hit is None:
-                    raise AnnotationError(f"annotation needle {needle!r} not found in the included code")
+                    raise AnnotationError(
+                        f"annotation needle {needle!r} not found in the included code"
+                    )
                 body[hit] = _mark(body[hit], n)
             out.append(lines[i])
             out.extend(body)
@@ -66,5 +68,5 @@ class AnnotatePreprocessor(Preprocessor):
 
 
 class AnnotateExtension(Extension):
-    def extendMarkdown(self, md) -> None:  # noqa: N802 (Markdown API)
+    def extendMarkdown(self, md) -> None:
         md.preprocessors.register(AnnotatePreprocessor(md), "jaxcb_annotate", 31)

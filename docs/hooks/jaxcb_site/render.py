@@ -83,18 +83,20 @@ def transform_header(transforms: Sequence[dict[str, Any]]) -> str:
     top = "".join(f'<th class="jx-group" colspan="{n}">{esc(g)}</th>' for g, n in groups)
     cols = "".join(
         f'<th class="jx-t{" jx-legacy" if t.get("legacy") else ""}" title="{esc(t.get("doc") or t["id"])}">'
-        f'<span>{esc(t.get("label") or t["id"])}</span></th>'
+        f"<span>{esc(t.get('label') or t['id'])}</span></th>"
         for t in transforms
     )
     return top, cols
 
 
-def _table(head_cols: int, transforms: Sequence[dict[str, Any]], rows: Iterable[str], caption: str) -> str:
+def _table(
+    head_cols: int, transforms: Sequence[dict[str, Any]], rows: Iterable[str], caption: str
+) -> str:
     top, cols = transform_header(transforms)
     empty = '<th class="jx-corner"></th>' * head_cols
     return (
         '<div class="jx-scroll"><table class="jx-matrix">'
-        f'<caption>{esc(caption)}</caption>'
+        f"<caption>{esc(caption)}</caption>"
         f"<thead><tr>{empty}{top}</tr><tr>{empty}{cols}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
@@ -146,13 +148,15 @@ def full_matrix(matrices: Sequence[Matrix], *, computations: Sequence[str] | Non
     """Variant × computation rows, transform columns; one table per environment."""
     blocks = []
     for i, m in enumerate(matrices):
-        comps = [c["name"] for c in m.computations if computations is None or c["name"] in computations]
+        comps = [
+            c["name"] for c in m.computations if computations is None or c["name"] in computations
+        ]
         rows = []
         for v in m.variants:
             rows.append(
                 f'<tr class="jx-vhead" data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}">'
                 f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup" title="{esc(v.get("doc", ""))}">'
-                f'{esc(v["label"])} <code>{esc(v["id"])}</code></th></tr>'
+                f"{esc(v['label'])} <code>{esc(v['id'])}</code></th></tr>"
             )
             for c in comps:
                 tds = "".join(cell_td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
@@ -160,9 +164,8 @@ def full_matrix(matrices: Sequence[Matrix], *, computations: Sequence[str] | Non
                     f'<tr data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}" '
                     f'data-computation="{esc(c)}"><th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
                 )
-        inner = (
-            f'<p class="jx-envline">{environment_line(m)}</p>'
-            + _table(1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells")
+        inner = f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
+            1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
         )
         blocks.append(env_block(m, i == 0, inner))
     return "".join(blocks)
@@ -237,7 +240,9 @@ def summary(
             tds = []
             for t in m.transforms:
                 cells = [
-                    c for c in (m.cell(v["id"], comp["name"], t["id"]) for comp in m.computations) if c
+                    c
+                    for c in (m.cell(v["id"], comp["name"], t["id"]) for comp in m.computations)
+                    if c
                 ]
                 cls, text, tip = aggregate(cells)
                 head = f"{v['label']} × {t.get('label') or t['id']}\n"
