@@ -277,7 +277,13 @@ def test_cubic_root_wide_range(dtype: np.dtype[Any]) -> None:
 # --- effects -----------------------------------------------------------------------------------
 
 
-def sink_of(c: Computation) -> tuple[list[tuple[Any, Any]], dict[str, Callable[..., None]]]:
+def records(c: Computation, *args: Any) -> list[tuple[int, np.ndarray]]:
+    """The catalog's expected host records for an effect computation."""
+    assert c.records is not None
+    return c.records(*args)
+
+
+def sink_of(c: Computation) -> tuple[list[tuple[Any, Any]], dict[str, Any]]:
     got: list[tuple[Any, Any]] = []
     assert c.sink is not None
     return got, {c.sink: lambda k, x: got.append((k, x))}
@@ -291,7 +297,7 @@ def test_effect_records_in_order(name: str, jit: bool, dtype: np.dtype[Any]) -> 
     got, sink = sink_of(c)
     out = call(getattr(jaxcb_debug, name), c, args, jit=jit, **sink)  # default: ordered=True
     jax.effects_barrier()
-    assert_records(got, c.records(*args), c.tolerance(dtype))
+    assert_records(got, records(c, *args), c.tolerance(dtype))
     assert_tree_close(out, c.reference(*args), c.tolerance(dtype))
 
 
@@ -302,7 +308,7 @@ def test_effect_records_unordered_exactly_once(name: str, dtype: np.dtype[Any]) 
     got, sink = sink_of(c)
     call(getattr(jaxcb_debug, name), c, args, ordered=False, **sink)
     jax.effects_barrier()
-    assert_records(sorted(got, key=lambda r: int(r[0])), c.records(*args), c.tolerance(dtype))
+    assert_records(sorted(got, key=lambda r: int(r[0])), records(c, *args), c.tolerance(dtype))
 
 
 @pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
@@ -320,7 +326,7 @@ def test_effect_delivered_when_result_unused(name: str, ordered: bool) -> None:
     jax.jit(unused)(args[0])
     jax.effects_barrier()
     got.sort(key=lambda r: int(r[0]))
-    assert_records(got, c.records(*args), c.tolerance(np.float32))
+    assert_records(got, records(c, *args), c.tolerance(np.float32))
 
 
 @pytest.mark.parametrize("name", EFFECTS)
@@ -333,7 +339,7 @@ def test_effect_host_reached_only_on_reported_steps(
     got, sink = sink_of(c)
     call(getattr(jaxcb_debug, name), c, args, **sink)
     jax.effects_barrier()
-    assert len(calls) == len(c.records(*args)) == len(got)
+    assert len(calls) == len(records(c, *args)) == len(got)
     if name == "progress":  # gated by lax.cond: n // every host calls, not n
         assert len(calls) == args[1] // args[2]
         assert len(calls) < args[1]
@@ -350,7 +356,7 @@ def test_effect_vmap_reports_each_element(name: str, ordered: bool) -> None:
     jax.jit(jax.vmap(lambda x0: fn(x0, *static, ordered=ordered, **sink)))(x0s)
     jax.effects_barrier()
     # one host call per element per (reported) step, each with that element's state
-    expected = sorted((k, x.tolist()) for i in range(2) for k, x in c.records(x0s[i], *static))
+    expected = sorted((k, x.tolist()) for i in range(2) for k, x in records(c, x0s[i], *static))
     received = sorted((int(k), x.tolist()) for k, x in got)
     assert [k for k, _ in received] == [k for k, _ in expected]
     np.testing.assert_allclose([x for _, x in received], [x for _, x in expected], rtol=2e-6)
@@ -367,7 +373,7 @@ def test_effect_grad_native_log_sees_forward_pass(name: str, dtype: np.dtype[Any
     assert c.jvp_reference is not None
     expected = c.jvp_reference(args, np.ones_like(args[0]))  # d x_n / d x0 = 0.5**n
     np.testing.assert_allclose(grad, expected, *c.tolerance(dtype))
-    assert_records(got, c.records(*args), c.tolerance(dtype))  # primal states, once each
+    assert_records(got, records(c, *args), c.tolerance(dtype))  # primal states, once each
 
 
 @pytest.mark.parametrize("name", EFFECTS)
@@ -378,7 +384,7 @@ def test_effect_default_sink_logs(name: str, caplog: pytest.LogCaptureFixture) -
         call(getattr(jaxcb_debug, name), c, args)
         jax.effects_barrier()
     lines = [r.getMessage() for r in caplog.records if r.name == "jaxcb_debug"]
-    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in c.records(*args)]
+    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in records(c, *args)]
 
 
 # --- jax.debug.print ---------------------------------------------------------------------------
@@ -399,7 +405,7 @@ def test_print_records(
     text = capsys.readouterr().out
     matches = list(RECORD.finditer(text))
     assert "".join(m[0] for m in matches) == text
-    expected = c.records(*args)
+    expected = records(c, *args)
     assert [int(m[1]) for m in matches] == [k for k, _ in expected]
     for m, (_, x) in zip(matches, expected, strict=True):
         printed = np.array(m[2].split(), float)  # rounded to numpy's print precision
@@ -418,7 +424,7 @@ def test_print_lines_exact(
     args = (x0, *c.make_args(dtype)[1:])
     call(getattr(jaxcb_debug, f"{name}_print"), c, args)
     jax.effects_barrier()
-    expected = [f"step {k}: {x}" for k, x in c.records(*args)]
+    expected = [f"step {k}: {x}" for k, x in records(c, *args)]
     assert capsys.readouterr().out == "".join(f"{line}\n" for line in expected)
 
 

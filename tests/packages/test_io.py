@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -96,7 +96,13 @@ def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
     return calls
 
 
-def sink_of(c: Computation) -> tuple[list[tuple[Any, Any]], dict[str, Callable[..., None]]]:
+def records(c: Computation, *args: Any) -> list[tuple[int, np.ndarray]]:
+    """The catalog's expected host records for an effect computation."""
+    assert c.records is not None
+    return c.records(*args)
+
+
+def sink_of(c: Computation) -> tuple[list[tuple[Any, Any]], dict[str, Any]]:
     got: list[tuple[Any, Any]] = []
     assert c.sink is not None
     return got, {c.sink: lambda k, x: got.append((k, x))}
@@ -230,7 +236,7 @@ def test_effect_records_in_order(name: str, jit: bool, dtype: np.dtype[Any]) -> 
     got, sink = sink_of(c)
     out = call(c, args, jit=jit, **sink)  # default: ordered=True
     jax.effects_barrier()
-    assert_records(got, c.records(*args), c.tolerance(dtype))
+    assert_records(got, records(c, *args), c.tolerance(dtype))
     assert_tree_close(out, c.reference(*args), c.tolerance(dtype))
 
 
@@ -241,7 +247,7 @@ def test_effect_records_unordered_exactly_once(name: str, dtype: np.dtype[Any]) 
     got, sink = sink_of(c)
     call(c, args, ordered=False, **sink)
     jax.effects_barrier()
-    assert_records(sorted(got, key=lambda r: int(r[0])), c.records(*args), c.tolerance(dtype))
+    assert_records(sorted(got, key=lambda r: int(r[0])), records(c, *args), c.tolerance(dtype))
 
 
 @pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
@@ -259,7 +265,7 @@ def test_effect_delivered_when_result_unused(name: str, ordered: bool) -> None:
     jax.jit(unused)(args[0])
     jax.effects_barrier()
     got.sort(key=lambda r: int(r[0]))
-    assert_records(got, c.records(*args), c.tolerance(np.float32))
+    assert_records(got, records(c, *args), c.tolerance(np.float32))
 
 
 def test_zero_steps_reach_nothing() -> None:
@@ -279,7 +285,7 @@ def test_vmap_unordered_log_steps_calls_each_element() -> None:
     jax.jit(fn)(x0s)
     jax.effects_barrier()
     # one host call per element per step, each with that element's state
-    expected = sorted((k, x.tolist()) for x0 in x0s for k, x in c.records(x0, n))
+    expected = sorted((k, x.tolist()) for x0 in x0s for k, x in records(c, x0, n))
     received = sorted((int(k), x.tolist()) for k, x in got)
     assert [k for k, _ in received] == [k for k, _ in expected]
     np.testing.assert_allclose([x for _, x in received], [x for _, x in expected], rtol=2e-6)
@@ -301,7 +307,7 @@ def test_host_reached_only_on_reported_steps(monkeypatch: pytest.MonkeyPatch, na
     call(c, args, **sink)
     jax.effects_barrier()
     # log_steps: every step; progress: gated by lax.cond, n // every host calls, not n
-    assert len(calls) == len(c.records(*args)) == len(got)
+    assert len(calls) == len(records(c, *args)) == len(got)
     if name == "progress":
         assert len(calls) == args[1] // args[2] < args[1]
 
@@ -314,7 +320,7 @@ def test_default_sink_logs(name: str, caplog: pytest.LogCaptureFixture) -> None:
         call(c, args)
         jax.effects_barrier()
     lines = [r.getMessage() for r in caplog.records if r.name == "jaxcb_io"]
-    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in c.records(*args)]
+    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in records(c, *args)]
 
 
 # --- host_draw ---------------------------------------------------------------------------------

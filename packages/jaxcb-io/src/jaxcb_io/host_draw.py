@@ -37,13 +37,12 @@ def on_host(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(shape: tuple[int, ...]) -> tuple[int, ...]:
-    if not (
-        isinstance(shape, tuple)
-        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
+def _check(shape: object) -> tuple[int, ...]:  # checked at run time
+    if isinstance(shape, tuple) and all(
+        isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape
     ):
-        raise ValueError(f"host_draw: shape must be a tuple of non-negative ints, got {shape!r}")
-    return shape
+        return shape
+    raise ValueError(f"host_draw: shape must be a tuple of non-negative ints, got {shape!r}")
 
 
 # --8<-- [start:pattern]

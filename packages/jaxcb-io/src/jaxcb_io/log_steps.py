@@ -48,7 +48,7 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(x0: ArrayLike, n: int) -> jax.Array:
+def _check(x0: ArrayLike, n: object) -> jax.Array:  # checked at run time
     x0 = jnp.asarray(x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")

@@ -48,11 +48,12 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(x0: ArrayLike, n: int, every: int) -> jax.Array:
+def _check(x0: ArrayLike, n: object, every: object) -> jax.Array:  # checked at run time
     x0 = jnp.asarray(x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"progress: x0 must have a floating dtype, got {x0.dtype}")
-    for name, value, low in (("n", n, 0), ("every", every, 1)):
+    checks: tuple[tuple[str, object, int], ...] = (("n", n, 0), ("every", every, 1))
+    for name, value, low in checks:
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"progress: {name} must be a Python int, got {type(value).__name__}")
         if value < low:
