@@ -1,16 +1,19 @@
 """The shared test matrix: every cell, run on the installed JAX, against the committed data.
 
-Each test runs one mechanism variant × computation × transform and compares what
-happened (status, error type and first line, host calls, argument types, effects)
-with ``docs/data/matrix/<jax>-<platform>-<ndevices>.json``. When JAX changes
+Each test is one mechanism variant × computation × transform: what happened when it
+ran (status, error type and first line, host calls, argument types, effects) must
+equal ``docs/data/matrix/<jax>-<platform>-<ndevices>.json``. When JAX changes
 behaviour the test fails and shows the difference; ``pytest tests/matrix
---update-matrix`` (or ``jaxcb matrix --write``) rewrites the file.
+--update-matrix`` (or ``jaxcb matrix --write``) rewrites the file from what ran.
+
+The selected cells are measured once per session, in one worker process per core
+(``JAXCB_MATRIX_WORKERS`` overrides), and each test compares its own cell.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import os
 from typing import Any
 
 import pytest
@@ -19,11 +22,8 @@ from jaxcb_core.catalog import CATALOG
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.transforms import TRANSFORMS
 
-VARIANTS = {v.id: v for v in discover()}
-COMPUTATIONS = {c.name: c for c in CATALOG}
-TRANSFORMS_BY_ID = {t.id: t for t in TRANSFORMS}
 KEYS = [
-    f"{v}|{c}|{t}" for v in VARIANTS for c in COMPUTATIONS for t in TRANSFORMS_BY_ID
+    f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in TRANSFORMS
 ]
 
 
@@ -35,26 +35,28 @@ def committed() -> dict[tuple[str, str, str], dict[str, Any]]:
     return {(c["variant"], c["computation"], c["transform"]): c for c in matrix.load(path)["cells"]}
 
 
-@pytest.fixture(scope="module")
-def measured(request: pytest.FixtureRequest) -> Iterator[list[matrix.Cell]]:
-    """Cells measured in this run; written to the data file at the end with --update-matrix."""
-    cells: list[matrix.Cell] = []
-    yield cells
-    if request.config.getoption("--update-matrix") and cells:
+@pytest.fixture(scope="session")
+def measured(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], matrix.Cell]:
+    """Every selected cell, measured once; written to the data file with --update-matrix."""
+    selected = [
+        tuple(item.callspec.params["key"].split("|"))
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_cell"
+    ]
+    workers = int(os.environ.get("JAXCB_MATRIX_WORKERS", matrix.default_workers()))
+    cells = matrix.run_cells(selected, workers=workers)
+    if request.config.getoption("--update-matrix"):
         path = matrix.data_path()
-        matrix.merge_and_write(path, cells)
-        print(f"\njaxcb: wrote {len(cells)} measured cells to {path}")
+        total = matrix.merge_and_write(path, cells)
+        print(f"\njaxcb: measured {len(cells)} cells, {path} now has {total}")
+        committed.cache_clear()
+    return {c.key(): c for c in cells}
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_cell(key: str, request: pytest.FixtureRequest, measured: list[matrix.Cell]) -> None:
+def test_cell(key: str, measured: dict[tuple[str, str, str], matrix.Cell]) -> None:
     variant, computation, transform = key.split("|")
-    cell = matrix.run_cell(
-        VARIANTS[variant], COMPUTATIONS[computation], TRANSFORMS_BY_ID[transform]
-    )
-    if request.config.getoption("--update-matrix"):
-        measured.append(cell)
-        return
+    cell = measured[(variant, computation, transform)]
     old = committed().get(cell.key())
     if old is None:
         pytest.fail(
@@ -66,6 +68,9 @@ def test_cell(key: str, request: pytest.FixtureRequest, measured: list[matrix.Ce
 
 
 def test_committed_file_has_no_stale_cells() -> None:
-    """Every committed cell still corresponds to a variant, computation and transform."""
+    """Every committed cell still corresponds to an installed variant, computation and transform."""
+    path = matrix.data_path()
+    if not path.exists():
+        pytest.fail(f"no committed matrix for this JAX at {path}: run `jaxcb matrix --write`")
     stale = sorted(set(committed()) - {tuple(k.split("|")) for k in KEYS})
-    assert not stale, f"cells in {matrix.data_path()} that no longer exist: {stale[:10]}"
+    assert not stale, f"cells in {path} that no longer exist: {stale[:10]}"

@@ -125,7 +125,9 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
         elif done % 50 == 0:
             print(f"  {done} cells…", file=sys.stderr)
 
-    result = matrix.run_matrix(args.mechanism, args.computation, args.transform, progress=tick)
+    result = matrix.run_matrix(
+        args.mechanism, args.computation, args.transform, progress=tick, workers=args.jobs
+    )
     data = result.to_json()
     print(render(data, width))
     if args.details:
@@ -172,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("-c", "--computation", action="append", help="computation name (repeatable)")
     m.add_argument("-t", "--transform", action="append", help="transform id (repeatable)")
     m.add_argument("--devices", type=int, default=4, help="CPU devices to ask for (default 4)")
+    m.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core, at most 4)")
     m.add_argument("--write", action="store_true", help="write docs/data/matrix/<jax>-<platform>-<n>.json")
     m.add_argument("--check", action="store_true", help="compare with the committed file")
     m.add_argument("--output", help="file to write/check instead of the default path")

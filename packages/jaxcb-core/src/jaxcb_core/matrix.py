@@ -14,6 +14,8 @@ import dataclasses
 import functools
 import io
 import json
+import multiprocessing
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,6 +39,7 @@ __all__ = [
     "load",
     "merge_and_write",
     "run_cell",
+    "run_cells",
     "run_matrix",
     "test_id",
 ]
@@ -427,27 +430,78 @@ def _select(items: Iterable[Any], names: Sequence[str] | None, attr: str) -> lis
     return out
 
 
+def _run_group(task: tuple[str, str, tuple[str, ...]]) -> list[Cell]:
+    """Worker: every listed transform of one variant × computation."""
+    variant_id, comp_name, transform_ids = task
+    variant = {v.id: v for v in discover()}[variant_id]
+    comp = {c.name: c for c in CATALOG}[comp_name]
+    by_id = {t.id: t for t in TRANSFORMS}
+    return [run_cell(variant, comp, by_id[t]) for t in transform_ids]
+
+
+def _init_worker(devices: int) -> None:
+    environment.use_cpu_devices(devices)
+
+
+def default_workers() -> int:
+    """One worker per core (at most 4): cells compile small XLA programs, one core each."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def run_cells(
+    keys: Sequence[tuple[str, str, str]],
+    workers: int | None = None,
+    progress: Callable[[Cell], None] | None = None,
+) -> list[Cell]:
+    """Run the given (variant, computation, transform) cells, in ``workers`` processes.
+
+    Cells are grouped by variant × computation; with more than one worker the groups
+    run in fresh (spawned) processes that ask for the same number of CPU devices as
+    this one has. The result is in the order of ``keys``.
+    """
+    workers = default_workers() if workers is None else workers
+    groups: dict[tuple[str, str], list[str]] = {}
+    for v, c, t in keys:
+        groups.setdefault((v, c), []).append(t)
+    tasks = [(v, c, tuple(ts)) for (v, c), ts in groups.items()]
+    results: dict[tuple[str, str, str], Cell] = {}
+    if workers <= 1 or len(tasks) <= 1:
+        outputs: Iterable[list[Cell]] = map(_run_group, tasks)
+        pool = None
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(len(jax.devices()),))
+        outputs = pool.imap_unordered(_run_group, tasks)
+    try:
+        for group in outputs:
+            for cell in group:
+                results[cell.key()] = cell
+                if progress is not None:
+                    progress(cell)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return [results[k] for k in keys]
+
+
 def run_matrix(
     variants: Sequence[str] | None = None,
     computations: Sequence[str] | None = None,
     transforms: Sequence[str] | None = None,
     progress: Callable[[Cell], None] | None = None,
+    workers: int | None = None,
 ) -> Matrix:
     """Run the selected part of the matrix (everything by default)."""
     start = time.perf_counter()
     vs = _select(discover(), variants, "id")
     cs = _select(CATALOG, computations, "name")
     ts = _select(TRANSFORMS, transforms, "id")
-    cells = []
-    for v in vs:
-        for c in cs:
-            for t in ts:
-                cell = run_cell(v, c, t)
-                cells.append(cell)
-                if progress is not None:
-                    progress(cell)
+    keys = [(v.id, c.name, t.id) for v in vs for c in cs for t in ts]
+    cells = run_cells(keys, workers, progress)
     env = environment.describe()
     env["duration_s"] = round(time.perf_counter() - start, 1)
+    env["workers"] = default_workers() if workers is None else workers
     return Matrix(
         environment=env,
         variants=[_variant_json(v) for v in vs],

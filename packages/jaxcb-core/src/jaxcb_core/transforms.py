@@ -118,7 +118,7 @@ class Case:
         out, start = [], 0
         for s in shapes:
             n = int(np.prod(s, dtype=int))
-            out.append(flat[start : start + n].reshape(*s, *tail))
+            out.append(flat[start : start + n].reshape(tuple(s) + tuple(tail)))
             start += n
         return tuple(out) if len(out) > 1 else out[0]
 

@@ -1,0 +1,119 @@
+"""The catalog itself: deterministic inputs, references that agree with their derivatives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from jaxcb_core.catalog import CATALOG, by_name, log_step
+
+NAMES = [c.name for c in CATALOG]
+DIFFERENTIABLE = [c.name for c in CATALOG if c.differentiable]
+
+
+def test_catalog_has_the_eight_computations() -> None:
+    assert NAMES == [
+        "sin_scale",
+        "sum_mean",
+        "bessel_jv",
+        "expm",
+        "cubic_root",
+        "log_steps",
+        "host_draw",
+        "progress",
+    ]
+
+
+def test_by_name_unknown() -> None:
+    with pytest.raises(KeyError, match="no computation named 'nope'"):
+        by_name("nope")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_inputs_are_deterministic_and_typed(name: str, dtype: type) -> None:
+    comp = by_name(name)
+    a, b = comp.make_args(np.dtype(dtype)), comp.make_args(np.dtype(dtype))
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+        if isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating):
+            assert x.dtype == dtype
+
+
+@pytest.mark.parametrize("name", [c.name for c in CATALOG if c.kind != "impure"])
+def test_reference_keeps_the_float_width(name: str) -> None:
+    comp = by_name(name)
+    for dtype in (np.float32, np.float64):
+        out = comp.reference(*comp.make_args(np.dtype(dtype)))
+        for leaf in out if isinstance(out, tuple) else (out,):
+            assert np.asarray(leaf).dtype == dtype
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE)
+def test_jvp_reference_matches_finite_differences(name: str) -> None:
+    comp = by_name(name)
+    args = comp.make_args(np.dtype(np.float64))
+    i = comp.diff_argnum
+    assert i is not None and comp.jvp_reference is not None
+    d = np.asarray(args[i], np.float64)
+    t = np.random.default_rng(0).uniform(-1, 1, d.shape)
+    eps = 1e-6
+
+    def at(v: np.ndarray) -> np.ndarray:
+        new = list(args)
+        new[i] = v
+        out = comp.reference(*new)
+        leaves = out if isinstance(out, tuple) else (out,)
+        return np.concatenate([np.ravel(np.asarray(leaf, np.float64)) for leaf in leaves])
+
+    fd = (at(d + eps * t) - at(d - eps * t)) / (2 * eps)
+    jvp = comp.jvp_reference(args, t)
+    leaves = jvp if isinstance(jvp, tuple) else (jvp,)
+    analytic = np.concatenate([np.ravel(leaf) for leaf in leaves])
+    np.testing.assert_allclose(analytic, fd, rtol=1e-6, atol=1e-8)
+
+
+def test_bessel_reference_is_scipy_jv() -> None:
+    import scipy.special
+
+    comp = by_name("bessel_jv")
+    v, z = comp.make_args(np.dtype(np.float64))
+    np.testing.assert_array_equal(comp.reference(v, z), scipy.special.jv(v, z))
+
+
+def test_cubic_root_reference_solves_the_cubic() -> None:
+    comp = by_name("cubic_root")
+    a, b = comp.make_args(np.dtype(np.float64))
+    x = comp.reference(a, b)
+    np.testing.assert_allclose(x**3 + a * x - b, 0, atol=1e-12)
+
+
+def test_log_records_are_every_step_in_order() -> None:
+    comp = by_name("log_steps")
+    x0, n = comp.make_args(np.dtype(np.float32))
+    assert comp.records is not None
+    records = comp.records(x0, n)
+    assert [k for k, _ in records] == [1, 2, 3, 4]
+    x = np.asarray(x0, np.float64)
+    for _, state in records:
+        x = log_step(x)
+        np.testing.assert_allclose(state, x, rtol=1e-6)
+    np.testing.assert_array_equal(comp.reference(x0, n), records[-1][1])
+
+
+def test_progress_records_are_throttled() -> None:
+    comp = by_name("progress")
+    x0, n, every = comp.make_args(np.dtype(np.float32))
+    assert comp.records is not None
+    assert [k for k, _ in comp.records(x0, n, every)] == [4, 8, 12]
+
+
+def test_batched_args_shift_each_element() -> None:
+    comp = by_name("cubic_root")
+    batched = comp.batched_args(np.float32, 3)
+    assert [np.shape(a) for a in batched] == [(3, 8), (3, 8)]
+    first = comp.element(batched, 0)
+    np.testing.assert_array_equal(first[0], comp.make_args(np.dtype(np.float32))[0])
+    np.testing.assert_allclose(comp.element(batched, 2)[1] - first[1], 0.5)
+    bessel = by_name("bessel_jv")
+    v, z = bessel.batched_args(np.float32, 2)
+    assert np.shape(v) == () and np.shape(z) == (2, 8)

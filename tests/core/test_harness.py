@@ -1,0 +1,162 @@
+"""The matrix harness on its own: effect matching, discovery checks, the terminal view."""
+
+from __future__ import annotations
+
+import json
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+from jaxcb_core import cli, matrix
+from jaxcb_core.catalog import CATALOG, by_name
+from jaxcb_core.mechanisms import discover, from_dict
+from jaxcb_core.transforms import TRANSFORMS, by_id
+
+EXPECTED = [[(1, np.array([1.0])), (2, np.array([2.0]))], [(1, np.array([5.0]))]]
+
+
+def _check(actual: list[tuple[int, np.ndarray | None]]) -> dict:
+    return matrix._check_effects(EXPECTED, actual, rtol=1e-6, atol=0)
+
+
+def test_effects_exact() -> None:
+    got = _check([(1, np.array([1.0])), (1, np.array([5.0])), (2, np.array([2.0]))])
+    assert got == {
+        "expected": 3,
+        "arrived": 3,
+        "missing": 0,
+        "extra": 0,
+        "in_order": True,
+        "verdict": "exact",
+    }
+
+
+def test_effects_missing_duplicated_reordered_none() -> None:
+    assert _check([(1, np.array([1.0])), (2, np.array([2.0]))])["verdict"] == "missing"
+    dup = _check([(1, np.array([1.0])), (2, np.array([2.0])), (1, np.array([5.0])), (1, np.array([5.0]))])
+    assert (dup["verdict"], dup["extra"]) == ("duplicated", 1)
+    swapped = _check([(2, np.array([2.0])), (1, np.array([1.0])), (1, np.array([5.0]))])
+    assert (swapped["verdict"], swapped["in_order"]) == ("reordered", False)
+    assert _check([])["verdict"] == "none"
+
+
+def test_effects_values_must_match() -> None:
+    wrong = _check([(1, np.array([1.5])), (2, np.array([2.0])), (1, np.array([5.0]))])
+    assert (wrong["missing"], wrong["extra"], wrong["verdict"]) == (1, 1, "missing")
+
+
+def test_batched_records_are_split_per_element() -> None:
+    records = [(np.array([1, 1]), np.array([[1.0], [5.0]])), (np.array(2), np.array([2.0]))]
+    split = matrix._split(records)
+    assert [k for k, _ in split] == [1, 1, 2]
+    assert _check(split)["verdict"] == "exact"
+
+
+def _variant_dict(**over: object) -> dict:
+    d = {
+        "id": "x/y",
+        "mechanism": "x",
+        "label": "x",
+        "doc": "",
+        "package": "x",
+        "order": 0,
+        "implementations": {},
+        "modules": {},
+        "unsupported": {c.name: "because" for c in CATALOG},
+    }
+    d.update(over)
+    return d
+
+
+def test_registry_must_speak_about_every_computation() -> None:
+    unsupported = {c.name: "because" for c in CATALOG if c.name != "expm"}
+    with pytest.raises(ValueError, match=r"variant 'x/y' says nothing about \['expm'\]"):
+        from_dict(_variant_dict(unsupported=unsupported))
+
+
+def test_registry_rejects_unknown_names_and_missing_keys() -> None:
+    with pytest.raises(ValueError, match="names unknown computations"):
+        from_dict(_variant_dict(implementations={"nope": print}))
+    d = _variant_dict()
+    del d["doc"]
+    with pytest.raises(ValueError, match=r"lacks keys \['doc'\]"):
+        from_dict(d)
+
+
+def test_discovered_variants_cover_the_catalog() -> None:
+    variants = discover()
+    ids = [v.id for v in variants]
+    assert ids[0] == "native/jax"
+    assert {"pure_callback/default", "io_callback/ordered", "debug.callback/unordered"} <= set(ids)
+    for v in variants:
+        assert set(v.implementations) | set(v.unsupported) == {c.name for c in CATALOG}
+
+
+def test_unsupported_cell_is_not_applicable_with_the_registry_reason() -> None:
+    variant = from_dict(_variant_dict())
+    cell = matrix.run_cell(variant, by_name("expm"), by_id("jit"))
+    assert (cell.status, cell.reason, cell.host_calls) == ("n/a", "because", None)
+    assert cell.test == "tests/matrix/test_matrix.py::test_cell[x/y|expm|jit]"
+
+
+def test_cell_records_errors_and_wrong_results() -> None:
+    calls: list[int] = []
+
+    def on_host(x: object) -> None:
+        calls.append(1)
+
+    module = types.SimpleNamespace(on_host=on_host)
+
+    def wrong(x, y):  # type: ignore[no-untyped-def]
+        module.on_host(x)
+        return x
+
+    def broken(x, y):  # type: ignore[no-untyped-def]
+        raise NotImplementedError("nope\nsecond line")
+
+    impls = {"sin_scale": wrong}
+    unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
+    v = from_dict(_variant_dict(implementations=impls, unsupported=unsupported, modules={"sin_scale": module}))
+    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("eager"))
+    assert cell.status == "wrong"
+    assert cell.reason is not None and cell.reason.startswith("output 0: values differ from the reference")
+    assert (cell.host_calls, cell.shapes) == (1, ["float32[8]"])
+    v = from_dict(_variant_dict(implementations={"sin_scale": broken}, unsupported=unsupported))
+    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("jit"))
+    assert (cell.status, cell.error_type, cell.error) == ("error", "NotImplementedError", "nope")
+
+
+def test_compare_lists_changed_fields() -> None:
+    cell = matrix.Cell("v", "c", "t", status="ok", host_calls=2)
+    old = cell.to_json() | {"status": "error", "host_calls": 1}
+    assert matrix.compare(old, cell) == [
+        "status: committed 'error', measured 'ok'",
+        "host_calls: committed 1, measured 2",
+    ]
+
+
+def test_terminal_view_fits_80_columns(tmp_path: Path) -> None:
+    variants = discover()
+    data = matrix.Matrix(
+        environment={
+            "jax": "x",
+            "jaxlib": "x",
+            "python": "3",
+            "platform": "cpu",
+            "device_count": 4,
+            "device_kind": "cpu",
+        },
+        variants=[matrix._variant_json(v) for v in variants],
+        computations=[matrix._computation_json(c) for c in CATALOG],
+        transforms=[matrix._transform_json(t) for t in TRANSFORMS],
+        cells=[
+            matrix.Cell(v.id, c.name, t.id, status="ok") for v in variants for c in CATALOG for t in TRANSFORMS
+        ],
+    ).to_json()
+    text = cli.render(data)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "sin_scale" in text and "vmap∘grad" in text
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(data | {"schema": matrix.SCHEMA}))
+    assert matrix.load(path)["cells"][0]["status"] == "ok"
