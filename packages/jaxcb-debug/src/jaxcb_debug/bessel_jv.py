@@ -11,7 +11,8 @@ evaluated with the trapezoidal rule on 64 intervals. The integrand extends to a
 smooth periodic function, for which that rule converges exponentially: the
 error is of the size of `J_{128 - |n|}(z)`, below float64 rounding for
 `|n| <= 10`, `|z| <= 20` (checked against SciPy by the tests). Beyond that the
-accuracy decays. It is plain `jax.numpy`, so differentiable in `z` to any order.
+accuracy decays. It is plain `jax.numpy`, so AD differentiates it in `z` (the
+tests check the second derivative against Bessel's equation).
 
 Contract:
 
