@@ -160,3 +160,24 @@ def test_terminal_view_fits_80_columns(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps(data | {"schema": matrix.SCHEMA}))
     assert matrix.load(path)["cells"][0]["status"] == "ok"
+
+
+def test_cli_catalog_lists_every_computation_and_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["catalog"]) == 0
+    out = capsys.readouterr().out
+    for c in CATALOG:
+        assert c.signature in out
+    for v in discover():
+        assert v.id in out
+
+
+def test_cli_matrix_runs_a_slice_and_refuses_partial_writes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["matrix", "-m", "native", "-c", "sin_scale", "-t", "jit", "-t", "grad", "-j", "1"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "sin_scale" in out and "2 cells in" in out
+    assert cli.main([*argv, "--write", "--output", str(tmp_path / "m.json")]) == 2
+    assert "refusing to --write a partial matrix" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ class Cell:
     host_calls: int | None = None
     shapes: list[str] | None = None
     effects: dict[str, Any] | None = None
+    warning: str | None = None
     test: str = ""
 
     def key(self) -> tuple[str, str, str]:
@@ -320,8 +322,14 @@ def run_cell(
     module = variant.modules.get(comp.name)
     stdout = io.StringIO()
     trial: Trial | None = None
+    caught: list[warnings.WarningMessage] = []
     try:
-        with probe.patch(module), contextlib.redirect_stdout(stdout):
+        with (
+            probe.patch(module),
+            contextlib.redirect_stdout(stdout),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
             try:
                 trial = transform.apply(case)
                 jax.block_until_ready(trial.outputs)
@@ -334,6 +342,9 @@ def run_cell(
         cell.status = "error"
         cell.error_type = type(e).__name__
         cell.error = _first_line(e)
+    if caught:
+        w = caught[0]
+        cell.warning = f"{w.category.__name__}: {_first_line(Warning(str(w.message)))}"
     counted = _count(variant, comp, probe, sink, stdout)
     cell.host_calls = counted
     cell.shapes = probe.shapes or None
@@ -548,7 +559,7 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-COMPARED = ("status", "reason", "error_type", "error", "host_calls", "shapes", "effects")
+COMPARED = ("status", "reason", "error_type", "error", "host_calls", "shapes", "effects", "warning")
 
 
 def compare(committed: dict[str, Any], cell: Cell) -> list[str]:
