@@ -115,6 +115,7 @@ def d_matrix(src: str) -> str:
 
 
 def d_summary(src: str, *mechanisms: str) -> str:
+    """One table for the pure computations, one for effects and impure inputs."""
     ms = load_matrices()
     if not ms:
         return _no_data()
@@ -126,10 +127,14 @@ def d_summary(src: str, *mechanisms: str) -> str:
                 '!!! warning "Not measured yet"\n\n'
                 f"    No committed matrix file has a {', '.join(f'`{x}`' for x in mech)} row."
             )
+    tables = "".join(
+        render.summary(ms, mechanisms=mech, kinds=kinds, what=what)
+        for kinds, what in render.KIND_GROUPS
+    )
     return (
         '<div class="jx-summary" data-search-exclude>'
         + render.env_switch(ms, label="JAX version / platform")
-        + render.summary(ms, mechanisms=mech)
+        + tables
         + "</div>"
     )
 
@@ -150,7 +155,8 @@ QUICK_TRANSFORMS = (
 
 
 def d_quick(src: str) -> str:
-    """Transforms as rows, one column per mechanism (its first variant), newest matrix."""
+    """Transforms as rows, one column per mechanism (its first variant), newest matrix;
+    each cell aggregates the pure computations and, separately, the effects."""
     ms = load_matrices()
     if not ms:
         return _no_data()
@@ -172,11 +178,22 @@ def d_quick(src: str) -> str:
         t = tmap[tid]
         tds = []
         for v in cols:
-            cells = [c for c in (m.cell(v["id"], x["name"], tid) for x in m.computations) if c]
-            cls, text, tip = render.aggregate(cells)
-            errs = sorted({c.get("error_type") for c in cells if c["status"] == "error"} - {None})
-            note = f'<br><small class="jx-errtype">{esc(", ".join(errs))}</small>' if errs else ""
-            tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(tip)}">{text}{note}</td>')
+            lines = []
+            for kinds, what in render.KIND_GROUPS:
+                names = render.comps_of(m, kinds)
+                cells = [c for c in (m.cell(v["id"], n, tid) for n in names) if c]
+                if all(c["status"] == "n/a" for c in cells):
+                    continue
+                cls, text, tip = render.aggregate(cells)
+                errs = sorted(
+                    {c.get("error_type") for c in cells if c["status"] == "error"} - {None}
+                )
+                err = f' <small class="jx-errtype">{esc(", ".join(errs))}</small>' if errs else ""
+                lines.append(
+                    f'<div class="jx-q jx-{cls}" title="{esc(what + chr(10) + tip)}">'
+                    f'{text} <span class="jx-qwhat">{esc(what.split()[0])}</span>{err}</div>'
+                )
+            tds.append(f'<td class="jx-qcell">{"".join(lines) or GLYPH["n/a"]}</td>')
         rows.append(
             f'<tr><th scope="row" class="jx-rowhead" title="{esc(t.get("doc", ""))}">'
             f"{esc(t.get('label') or tid)}</th>{''.join(tds)}</tr>"

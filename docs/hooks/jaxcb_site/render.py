@@ -223,38 +223,50 @@ def selected(v: dict[str, Any], wanted: Sequence[str]) -> bool:
     return v["mechanism"] in wanted or v["id"] in wanted
 
 
+KIND_GROUPS = (
+    (("pure",), "pure computations"),
+    (("effect", "impure"), "effects and impure inputs"),
+)
+
+
+def comps_of(m: Matrix, kinds: Sequence[str] | None) -> list[str]:
+    return [c["name"] for c in m.computations if kinds is None or c["kind"] in kinds]
+
+
 def summary(
     matrices: Sequence[Matrix],
     *,
     mechanisms: Sequence[str] | None = None,
-    link: str | None = None,
-    caption: str = "",
+    kinds: Sequence[str] | None = None,
+    what: str = "",
 ) -> str:
-    """Variant rows × transform columns, each cell aggregated over the computations."""
+    """Variant rows × transform columns, each cell aggregated over the computations
+    (of ``kinds`` only, when given). Variants for which every such cell is n/a are left out."""
     blocks = []
     for i, m in enumerate(matrices):
+        names = comps_of(m, kinds)
         rows = []
         for v in m.variants:
             if mechanisms is not None and not selected(v, mechanisms):
                 continue
             tds = []
+            applicable = False
             for t in m.transforms:
-                cells = [
-                    c
-                    for c in (m.cell(v["id"], comp["name"], t["id"]) for comp in m.computations)
-                    if c
-                ]
+                cells = [c for c in (m.cell(v["id"], n, t["id"]) for n in names) if c]
+                applicable |= any(c["status"] != "n/a" for c in cells)
                 cls, text, tip = aggregate(cells)
                 head = f"{v['label']} × {t.get('label') or t['id']}\n"
                 tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(head + tip)}">{text}</td>')
-            label = esc(v["label"])
+            if not applicable:
+                continue
             rows.append(
                 f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
-                f'title="{esc(v.get("doc", ""))}">{label}</th>{"".join(tds)}</tr>'
+                f'title="{esc(v.get("doc", ""))}">{esc(v["label"])}</th>{"".join(tds)}</tr>'
             )
+        caption = f"{m.label} · {what or 'all computations'}: {', '.join(names)}"
         if not rows:
-            inner = f"<p>No {esc(', '.join(mechanisms or []))} rows in {esc(m.label)}.</p>"
+            inner = f'<p class="jx-envline">{esc(caption)}: no row applies.</p>'
         else:
-            inner = _table(1, m.transforms, rows, caption or f"{m.label}: variants × transforms")
+            inner = _table(1, m.transforms, rows, caption)
         blocks.append(env_block(m, i == 0, inner))
     return "".join(blocks)
