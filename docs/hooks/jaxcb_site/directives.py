@@ -289,6 +289,8 @@ def verdict_text(cell: dict[str, Any]) -> str:
     eff = render.effects_text(cell.get("effects"))
     if eff:
         extra.append(eff)
+    if cell.get("warning"):
+        extra.append(f"warns: {_md_quote(cell['warning'])}")
     if extra:
         s += " (" + "; ".join(extra) + ")"
     return s

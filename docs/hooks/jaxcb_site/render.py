@@ -54,6 +54,8 @@ def cell_lines(cell: dict[str, Any]) -> list[str]:
     eff = effects_text(cell.get("effects"))
     if eff:
         lines.append(eff)
+    if cell.get("warning"):
+        lines.append(f"warning: {cell['warning']}")
     lines.append(f"test: {cell['test']}")
     return lines
 

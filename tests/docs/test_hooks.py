@@ -1,0 +1,187 @@
+"""Unit tests of the site's hook helpers (docs/hooks/jaxcb_site), on small made-up cells.
+
+The cells here are test inputs for the renderers, never site data: the site only
+reads docs/data/matrix/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import markdown
+import pytest
+from jaxcb_site import data, directives, render
+from jaxcb_site.markers import AnnotateExtension, AnnotationError
+
+
+def _cell(status: str, **kw: Any) -> dict[str, Any]:
+    base = {
+        "variant": "pure_callback/none",
+        "computation": "sin_scale",
+        "transform": "vmap",
+        "status": status,
+        "reason": None,
+        "error_type": None,
+        "error": None,
+        "host_calls": None,
+        "shapes": None,
+        "effects": None,
+        "test": "tests/matrix/test_matrix.py::test_cell[pure_callback/none|sin_scale|vmap]",
+    }
+    return {**base, **kw}
+
+
+def test_verdict_of_an_error_quotes_type_and_message() -> None:
+    text = directives.verdict_text(
+        _cell(
+            "error",
+            error_type="NotImplementedError",
+            error="vmap needs `vmap_method`",
+            host_calls=0,
+        )
+    )
+    assert text.startswith(render.GLYPH["error"])
+    assert "`NotImplementedError`" in text
+    assert "vmap needs 'vmap_method'" in text  # backticks cannot break the Markdown
+    assert "host calls: 0" in text
+
+
+def test_verdict_of_a_wrong_cell_gives_reason_and_effects() -> None:
+    effects = {
+        "expected": 4,
+        "arrived": 0,
+        "missing": 4,
+        "extra": 0,
+        "in_order": True,
+        "verdict": "none",
+    }
+    text = directives.verdict_text(_cell("wrong", reason="0 of 4 arrived", effects=effects))
+    assert "wrong" in text
+    assert "0 of 4 arrived" in text
+    assert "effects none: 0/4 arrived" in text
+
+
+def test_cell_links_its_test_and_explains_itself() -> None:
+    td = render.cell_td(_cell("ok", host_calls=3, shapes=["float32[4,8]"]))
+    assert (
+        'data-test="tests/matrix/test_matrix.py::test_cell[pure_callback/none|sin_scale|vmap]"'
+        in td
+    )
+    assert "host calls: 3" in td
+    assert "float32[4,8]" in td
+    assert '<sub class="jx-calls">3</sub>' in td
+
+
+def test_missing_cell_is_marked_not_measured() -> None:
+    assert "not measured" in render.cell_td(None)
+
+
+@pytest.mark.parametrize(
+    ("statuses", "cls"),
+    [
+        (["ok", "ok", "n/a"], "ok"),
+        (["error", "error"], "error"),
+        (["ok", "error"], "mixed"),
+        (["ok", "wrong"], "wrong"),
+        (["n/a", "n/a"], "na"),
+    ],
+)
+def test_aggregate(statuses: list[str], cls: str) -> None:
+    cells = [_cell(s, computation=f"c{i}") for i, s in enumerate(statuses)]
+    got, _, tip = render.aggregate(cells)
+    assert got == cls
+    if cls != "na":
+        assert all(f"c{i}" in tip for i in range(len(statuses)))
+
+
+def _write_matrix(directory: Path, jax: str, cells: list[dict[str, Any]]) -> Path:
+    doc = {
+        "schema": 1,
+        "environment": {
+            "jax": jax,
+            "jaxlib": jax,
+            "python": "3.12.1",
+            "platform": "cpu",
+            "device_kind": "cpu",
+            "device_count": 4,
+        },
+        "variants": [
+            {
+                "id": "pure_callback/none",
+                "mechanism": "pure_callback",
+                "label": "none",
+                "doc": "",
+                "package": "p",
+            }
+        ],
+        "computations": [
+            {"name": "sin_scale", "kind": "pure", "signature": "", "summary": "", "source": ""}
+        ],
+        "transforms": [
+            {"id": "vmap", "label": "vmap", "group": "batch", "doc": "", "legacy": False}
+        ],
+        "cells": cells,
+    }
+    path = directory / f"{jax}-cpu-4.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_matrices_sort_newest_first_and_render_one_block_each(tmp_path: Path) -> None:
+    _write_matrix(tmp_path, "0.4.30", [_cell("ok")])
+    _write_matrix(tmp_path, "0.12.0", [_cell("error", error_type="NotImplementedError", error="x")])
+    _write_matrix(tmp_path, "0.10.2", [_cell("ok")])
+    ms = data.load_matrices(tmp_path)
+    assert [m.env["jax"] for m in ms] == ["0.12.0", "0.10.2", "0.4.30"]
+    out = render.full_matrix(ms)
+    assert out.count('class="jx-env"') == 3
+    assert out.count(" hidden>") == 2  # only the newest is shown before the script runs
+    switch = render.env_switch(ms)
+    assert switch.count("<option") == 3
+
+
+def test_schema_is_checked(tmp_path: Path) -> None:
+    path = _write_matrix(tmp_path, "0.12.0", [_cell("maybe")])
+    with pytest.raises(data.DataError, match="unknown status"):
+        data.load_matrices(tmp_path)
+    path.unlink()
+    _write_matrix(tmp_path, "0.12.0", [_cell("ok", transform="nope")])
+    with pytest.raises(data.DataError, match="unknown row or column"):
+        data.load_matrices(tmp_path)
+
+
+def _md() -> markdown.Markdown:
+    return markdown.Markdown(extensions=["pymdownx.superfences", AnnotateExtension()])
+
+
+def test_annotation_marker_lands_on_the_line() -> None:
+    src = (
+        '<!-- jaxcb-annotate [["np.asarray(", 1], ["return", 2]] -->\n'
+        "```python\n"
+        "x = np.asarray(x)  # a view\n"
+        "return x\n"
+        "```\n"
+    )
+    pre = _md().preprocessors["jaxcb_annotate"]
+    result = pre.run(src.splitlines())
+    assert "x = np.asarray(x)  # a view (1)" in result
+    assert "return x  # (2)!" in result
+    assert not any("jaxcb-annotate" in line for line in result)
+
+
+def test_annotation_needle_must_exist() -> None:
+    pre = _md().preprocessors["jaxcb_annotate"]
+    with pytest.raises(AnnotationError):
+        pre.run(['<!-- jaxcb-annotate [["missing(", 1]] -->', "```python", "x = 1", "```"])
+
+
+def test_unknown_directive_fails() -> None:
+    with pytest.raises(directives.DirectiveError, match="unknown directive"):
+        directives.expand("<!-- jaxcb:nonsense -->\n", "index.md")
+
+
+def test_relative_links() -> None:
+    assert directives.rel("computations/sin_scale.md", "matrix.md") == "../matrix.md"
+    assert directives.rel("index.md", "computations/expm.md") == "computations/expm.md"
