@@ -206,6 +206,58 @@ def d_quick(src: str) -> str:
     )
 
 
+def d_calls(src: str, mechanism: str, transform: str) -> str:
+    """Variants of one mechanism × pure computations under one transform: status,
+    host calls and the argument types the host function received."""
+    ms = [m for m in load_matrices() if m.variants_of(mechanism)]
+    if not ms:
+        return _no_data()
+    blocks = []
+    for i, m in enumerate(ms):
+        names = render.comps_of(m, ("pure",))
+        head = "".join(f"<th><code>{esc(n)}</code></th>" for n in names)
+        rows = []
+        for v in m.variants_of(mechanism):
+            tds = []
+            for n in names:
+                c = m.cell(v["id"], n, transform)
+                if c is None:
+                    tds.append('<td class="jx-cell jx-missing">·</td>')
+                    continue
+                cls = "na" if c["status"] == "n/a" else c["status"]
+                calls = c.get("host_calls")
+                shapes = ", ".join(c.get("shapes") or [])
+                detail = []
+                if calls is not None and c["status"] != "n/a":
+                    detail.append(f"{calls} call{'s' if calls != 1 else ''}")
+                if shapes and c["status"] != "n/a":
+                    detail.append(f"<code>{esc(shapes)}</code>")
+                if c["status"] == "error":
+                    detail.append(esc(c.get("error_type") or ""))
+                tip = "\n".join(render.cell_lines(c))
+                tds.append(
+                    f'<td class="jx-cell jx-{cls} jx-calls-cell" title="{esc(tip)}">'
+                    f"{render.GLYPH[c['status']]} {'<br>'.join(detail)}</td>"
+                )
+            rows.append(
+                f'<tr><th scope="row" class="jx-rowhead">{esc(v["label"])}</th>{"".join(tds)}</tr>'
+            )
+        t = next((x for x in m.transforms if x["id"] == transform), {"doc": transform})
+        table = (
+            '<div class="jx-scroll"><table class="jx-matrix jx-callstable">'
+            f"<caption>{esc(m.label)} · {esc(t.get('doc') or transform)}</caption>"
+            f'<thead><tr><th class="jx-corner"></th>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>"
+        )
+        blocks.append(render.env_block(m, i == 0, table))
+    return (
+        '<div class="jx-summary" data-search-exclude>'
+        + render.env_switch(ms, label="JAX version / platform")
+        + "".join(blocks)
+        + "</div>"
+    )
+
+
 def d_variants(src: str, mechanism: str) -> str:
     vs = [v for v in code.registry() if v.mechanism == mechanism]
     if not vs:
@@ -346,6 +398,7 @@ def d_api(src: str, package: str) -> str:
 
 DIRECTIVES: dict[str, Callable[..., str]] = {
     "api": d_api,
+    "calls": d_calls,
     "computation": d_computation,
     "computations": d_computations,
     "environments": d_environments,
