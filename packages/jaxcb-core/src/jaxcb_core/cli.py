@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import textwrap
@@ -182,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("--details", action="store_true", help="also list why each cell is not ok")
     m.add_argument("-v", "--verbose", action="store_true", help="print each cell as it runs")
     args = parser.parse_args(argv)
+    # XLA's C++ warnings (e.g. SPMD rematerialisation notes) would bury the table.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     if args.command == "matrix" and not args.show:
         from .environment import use_cpu_devices
 
