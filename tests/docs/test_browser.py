@@ -30,7 +30,20 @@ def _errors(page: Any) -> list[str]:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    page.on("requestfailed", lambda r: errors.append(f"requestfailed: {r.url}"))
+    # A request cut short by the next navigation (net::ERR_ABORTED, e.g. the favicon) is not
+    # an error; a missing file is, whether it fails or answers 4xx/5xx.
+    page.on(
+        "requestfailed",
+        lambda r: (
+            None
+            if "ERR_ABORTED" in (r.failure or "")
+            else errors.append(f"requestfailed: {r.url} {r.failure}")
+        ),
+    )
+    page.on(
+        "response",
+        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
+    )
     return errors
 
 
