@@ -354,29 +354,28 @@ def _md_quote(text: str | None) -> str:
 
 
 def d_verdict(src: str, variant: str, computation: str, transform: str) -> str:
+    """One line per committed environment that has the variant (others cannot say)."""
     ms = load_matrices()
     if not ms:
         return _no_data()
     lines = []
     for m in ms:
+        if m.variant(variant) is None:
+            continue
         cell = m.cell(variant, computation, transform)
-        if cell is not None:
-            lines.append(
-                f'- <span class="jx-env-name" title="{esc(cell["test"])}">{esc(m.label)}</span>: '
-                f"{verdict_text(cell)}"
-            )
-        elif m.variant(variant) is None:
-            lines.append(
-                f'- <span class="jx-env-name">{esc(m.label)}</span>: no `{variant}` row '
-                "(the variant does not exist with this JAX)"
-            )
-        else:
-            lines.append(f'- <span class="jx-env-name">{esc(m.label)}</span>: not measured')
+        name = f'<span class="jx-env-name"{_title(cell)}>{esc(m.label)}</span>'
+        lines.append(f"- {name}: {verdict_text(cell) if cell else 'not measured'}")
+    if not lines:
+        lines.append(f"- *No committed matrix file has a `{variant}` row yet.*")
     head = (
         f'<p class="jx-claim-key">measured as <code>{esc(variant)}</code> × '
         f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code></p>"
     )
     return head + "\n\n" + "\n".join(lines)
+
+
+def _title(cell: dict[str, Any] | None) -> str:
+    return f' title="{esc(cell["test"])}"' if cell else ""
 
 
 def d_api(src: str, package: str) -> str:
