@@ -78,6 +78,57 @@ RULES: Sequence[tuple[str, str, str, str]] = (
         "Formatting happens on the host with the runtime values: pass values as "
         "arguments, never through an f-string (that would format tracers).",
     ),
+    # --- one computation ----------------------------------------------------------------
+    (
+        "jaxcb_pure",
+        "bessel_jv",
+        "slope = (_bessel_jv(",
+        "The rule calls the differentiable function itself (orders `v - 1` and `v + 1`), so "
+        "the rule can be differentiated again: `hessian` works, at the price of more host "
+        "calls (see the `hessian` column's count).",
+    ),
+    (
+        "jaxcb_pure",
+        "cubic_root",
+        "return x, (db - x * da) / (3 * x * x + a)",
+        "Implicit function theorem: the tangent is `jax.numpy` around the root `x`. The host "
+        "only solves; JAX differentiates.",
+    ),
+    (
+        "jaxcb_pure",
+        "cubic_root",
+        "for i in np.ndindex(a.shape):",
+        "`brentq` solves one scalar problem: the loop runs on the host inside one callback, "
+        "so a whole batch still costs one host call.",
+    ),
+    (
+        "jaxcb_pure",
+        "expm",
+        "jax.pure_callback(on_host_vjp",
+        "The backward pass is a second host call (`scipy.linalg.expm_frechet`). A `custom_vjp` "
+        "gives reverse mode only: `jvp` and `jacfwd` raise.",
+    ),
+    (
+        "jaxcb_pure",
+        "log_steps",
+        "jax.pure_callback(host, dummy",
+        "Wrong on purpose: nothing uses the result, so JAX is free to remove the call and the "
+        "host may receive nothing. The matrix below shows what arrived.",
+    ),
+    (
+        "jaxcb_pure",
+        "host_draw",
+        "jax.pure_callback(host, out_type",
+        "Wrong on purpose: the call has no arguments, so two draws look identical to JAX and "
+        "may be merged or removed. The matrix below shows how many draws happened.",
+    ),
+    (
+        "jaxcb_io",
+        "host_draw",
+        "functools.partial(on_host, rng, shape)",
+        "The generator is bound into the host function, never passed through JAX; "
+        "`io_callback` runs it once per execution, so every call advances `rng`.",
+    ),
     # --- every callback ------------------------------------------------------------------
     (
         "*",
@@ -93,7 +144,8 @@ def for_section(package: str, computation: str, body: Sequence[str]) -> list[tup
     """``(needle, note)`` for one snippet section, in line order (one note per line)."""
     found: list[tuple[int, str, str]] = []
     used_lines: set[int] = set()
-    for pkg, comp, needle, note in RULES:
+    # rules for this computation first: they win a line over the general ones
+    for pkg, comp, needle, note in sorted(RULES, key=lambda r: r[1] == "*"):
         if pkg not in ("*", package) or comp not in ("*", computation):
             continue
         line = next((i for i, text in enumerate(body) if needle in text), None)
