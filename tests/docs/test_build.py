@@ -130,7 +130,12 @@ def test_claim_verdicts_come_from_the_data(matrix_files: list[tuple[Path, dict[s
 def test_claims_page_renders_verdicts(
     site: Path, matrix_files: list[tuple[Path, dict[str, Any]]]
 ) -> None:
+    raw = (site / "claims" / "index.html").read_text(encoding="utf-8")
     text = _text(site / "claims" / "index.html")
     assert "jaxcb:verdict" not in text
+    n = len(re.findall(r"^### \d+\. ", (ROOT / "docs" / "claims.md").read_text(), re.M))
+    for i in range(1, n + 1):  # every claim has its anchor and a row in the overview
+        assert f'id="claim-{i}"' in raw
+        assert f'href="#claim-{i}"' in raw
     for _, data in matrix_files:
         assert f"JAX {data['environment']['jax']}" in text

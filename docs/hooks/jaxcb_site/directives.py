@@ -410,7 +410,43 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
 }
 
 
+CLAIM = re.compile(r"^### (\d+)\. (.+?) \{ #(claim-\d+) \}\s*$", re.M)
+VERDICT = re.compile(r"^<!-- jaxcb:verdict (\S+) (\S+) (\S+) -->\s*$", re.M)
+
+
+def claims_table(markdown: str) -> str:
+    """The overview of the claims on the page: headings ``### N. text { #claim-N }`` and the
+    verdict directives under each, looked up in every matrix file."""
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    heads = list(CLAIM.finditer(markdown))
+    if not heads:
+        raise DirectiveError("claims-table: no '### N. claim { #claim-N }' heading on the page")
+    cols = " | ".join(esc(m.label) for m in ms)
+    rows = [f"| claim | {cols} |", "|---|" + "---|" * len(ms)]
+    for i, h in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(markdown)
+        keys = VERDICT.findall(markdown, h.end(), end)
+        cells = []
+        for m in ms:
+            if not keys:
+                cells.append("cost: see the text")
+                continue
+            glyphs = []
+            for variant, computation, transform in keys:
+                cell = m.cell(variant, computation, transform) if m.variant(variant) else None
+                glyphs.append(GLYPH[cell["status"]] if cell else "·")
+            cells.append(" ".join(glyphs))
+        title = h.group(2).replace("|", "\\|")
+        rows.append(f"| [{h.group(1)}. {title}](#{h.group(3)}) | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def expand(markdown: str, src_uri: str) -> str:
+    if "<!-- jaxcb:claims-table -->" in markdown:
+        markdown = markdown.replace("<!-- jaxcb:claims-table -->", claims_table(markdown), 1)
+
     def sub(m: re.Match[str]) -> str:
         name, args = m.group(1), shlex.split(m.group(2))
         if name not in DIRECTIVES:
