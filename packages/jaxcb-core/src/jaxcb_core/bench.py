@@ -14,12 +14,17 @@ Like the catalog, this module is mechanism-free and imports no JAX::
                       "processor": "<cpu model>", "cores": 2, "machine": "x86_64",
                       "x64": false, "date": "2026-01-31", "duration_s": 412.0},
       "variants": [{"id": "pure_callback/default", "label": "...", "role": "pattern",
-                    "mechanism": "pure_callback", "doc": "..."}, ...],
+                    "mechanism": "pure_callback", "doc": "...", "order": 20}, ...],
       "results": [{"suite": "calls", "computation": "sin_scale", "variant": "floor/numpy",
                    "n": 1000000, "median_s": ..., "q1_s": ..., "q3_s": ..., "iqr_s": ...,
                    "min_s": ..., "rounds": 50, "iterations": 1, "host_calls": null,
                    "bytes": 8000000}, ...]
     }
+
+``role`` says what a column is: ``floor`` (NumPy called directly), ``native``,
+``pattern`` (a discovered jaxcb variant), ``minimal`` (the bare mechanism call),
+``reference`` (another form the page compares with) or ``seed`` (a seed's own code);
+``order`` sorts the columns (discovered variants bring their registry order).
 
 ``n`` is the size parameter of the suite: elements per argument for ``calls`` and
 ``grad``, the batch size for ``vmap``, the number of ``lax.scan`` steps for
@@ -44,6 +49,7 @@ __all__ = [
     "SUITES",
     "cpu_model",
     "device_stem",
+    "machine_info",
     "slug",
     "validate",
 ]
@@ -68,7 +74,7 @@ _ENVIRONMENT_KEYS = {
     "date": str,
     "duration_s": (int, float),
 }
-_VARIANT_KEYS = {"id": str, "label": str, "role": str, "mechanism": str, "doc": str}
+_VARIANT_KEYS = {"id": str, "label": str, "role": str, "mechanism": str, "doc": str, "order": int}
 _RESULT_KEYS = {
     "suite": str,
     "computation": str,
@@ -133,8 +139,12 @@ def _check_keys(where: str, obj: Any, spec: Mapping[str, Any], errors: list[str]
 def validate(doc: Any) -> list[str]:
     """Every way ``doc`` departs from the schema (an empty list: valid)."""
     errors: list[str] = []
-    _check_keys("file", doc, {"schema": int, "device": str, "environment": dict,
-                              "variants": list, "results": list}, errors)
+    _check_keys(
+        "file",
+        doc,
+        {"schema": int, "device": str, "environment": dict, "variants": list, "results": list},
+        errors,
+    )
     if errors:
         return errors
     if doc["schema"] != SCHEMA:
@@ -166,7 +176,7 @@ def validate(doc: Any) -> list[str]:
         times = [r[k] for k in ("min_s", "q1_s", "median_s", "q3_s")]
         if not all(isinstance(t, float) and math.isfinite(t) and t > 0 for t in times):
             errors.append(f"{where}: times must be finite and positive, got {times}")
-        elif not times == sorted(times):
+        elif times != sorted(times):
             errors.append(f"{where}: expected min <= q1 <= median <= q3, got {times}")
         elif not math.isclose(r["iqr_s"], r["q3_s"] - r["q1_s"], rel_tol=1e-6, abs_tol=1e-12):
             errors.append(f"{where}.iqr_s: is not q3_s - q1_s")
@@ -179,7 +189,9 @@ def validate(doc: Any) -> list[str]:
         if {"backend", "device_kind", "processor"} <= env.keys():
             stem = device_stem(env["backend"], env["device_kind"], env["processor"])
             if doc["device"] != stem:
-                errors.append(f"device: expected {stem!r} for this environment, got {doc['device']!r}")
+                errors.append(
+                    f"device: expected {stem!r} for this environment, got {doc['device']!r}"
+                )
     return errors
 
 

@@ -1,0 +1,339 @@
+"""Benchmark session: off by default, never under xdist, one JSON file per device.
+
+`tox -e bench` runs ``pytest tests/bench -m bench --benchmark-only``. That one command
+times every case and, when the whole suite ran and passed, writes
+``docs/data/bench/<device>.json`` (``cpu-<cpu model>`` or ``gpu-<device kind>``):
+summary statistics only (median, quartiles, rounds, host calls per call). A partial
+run (``-k``, a single file, a failure) writes ``.benchmarks/jaxcb/<device>.partial.json``
+instead, so the committed file only ever holds complete runs.
+
+Environment variables:
+
+``JAXCB_BENCH_BACKEND``
+    ``cpu`` or ``cuda`` (alias ``gpu``): the backend to measure. With ``cuda`` and no
+    GPU the session stops at once with a message saying so. Unset: JAX's default.
+``JAXCB_BENCH_OUT``
+    directory for the data file instead of ``docs/data/bench`` (the GPU script uses it).
+``JAXCB_BENCH_SCALE``
+    multiplies the time budget of every case (default 1; 0.2 for a quick look).
+``JAXCB_BENCH_BLOCKS``
+    in how many interleaved blocks each case is measured (default 2).
+
+Timing rules: compile time is excluded (two untimed calls first), every timed call
+ends in ``jax.block_until_ready``, and host calls are counted in a separate, untimed
+run by wrapping the pattern module's ``on_host``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DATA_DIR = ROOT / "docs" / "data" / "bench"
+PARTIAL_DIR = ROOT / ".benchmarks" / "jaxcb"
+
+# bench_forms (the floors, minimal forms and seeds) is imported by the test modules
+# whatever pytest's import mode.
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+BACKEND_ENV = "JAXCB_BENCH_BACKEND"
+_BACKENDS = {"cpu": "cpu", "cuda": "cuda", "gpu": "cuda"}
+
+#: seconds of timed calls per case, before JAXCB_BENCH_SCALE
+BUDGET_S = 0.25
+#: a round lasts at least this long (fast calls are repeated within a round)
+ROUND_S = 0.002
+MIN_ROUNDS = 6
+#: slow cases (a call over SLOW_S) get this many rounds only
+SLOW_ROUNDS, SLOW_S = 4, 0.25
+MAX_ROUNDS = 200
+
+_STATE = pytest.StashKey[dict[str, Any]]()
+
+
+def _active(config: pytest.Config) -> bool:
+    """Benchmarks run only with --benchmark-only (tests/conftest.py skips them otherwise)."""
+    return bool(config.getoption("benchmark_only", default=False))
+
+
+def _xdist(config: pytest.Config) -> bool:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return True
+    if config.getoption("dist", default="no") not in ("no", None):
+        return True
+    return bool(config.getoption("numprocesses", default=None))
+
+
+def _select_backend() -> str:
+    """Put JAX on the requested backend, or stop the session saying why it cannot."""
+    import jax
+
+    wanted = os.environ.get(BACKEND_ENV, "").strip().lower()
+    if wanted and wanted not in _BACKENDS:
+        raise pytest.UsageError(f"{BACKEND_ENV}={wanted!r}: expected one of {sorted(_BACKENDS)}")
+    platform_name = _BACKENDS.get(wanted)
+    if platform_name == "cuda":
+        try:
+            gpus = jax.devices("gpu")
+        except Exception as e:  # RuntimeError, or an assertion inside JAX's backend setup
+            raise pytest.UsageError(
+                f"{BACKEND_ENV}=cuda, but JAX finds no GPU on this machine "
+                f"({type(e).__name__}: {e or 'no detail'}). The GPU benchmarks need an NVIDIA "
+                "GPU and jax[cuda12] (`tox -e bench-cuda12`, or tests/bench/run_gpu.sh); "
+                "`tox -e bench` measures the CPU."
+            ) from None
+        if not gpus or jax.default_backend() != "gpu":
+            raise pytest.UsageError(
+                f"{BACKEND_ENV}=cuda, but JAX runs on {jax.default_backend()!r} "
+                f"(jax.devices() = {jax.devices()})"
+            )
+        return "gpu"
+    if platform_name == "cpu":
+        with contextlib.suppress(RuntimeError):  # a backend already started: checked below
+            jax.config.update("jax_platforms", "cpu")
+        if jax.default_backend() != "cpu":
+            raise pytest.UsageError(
+                f"{BACKEND_ENV}=cpu, but JAX already started on {jax.default_backend()!r}; "
+                "set JAX_PLATFORMS=cpu before pytest starts"
+            )
+    return jax.default_backend()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "bench: a benchmark; off by default")
+    if not _active(config):
+        return
+    if _xdist(config):
+        raise pytest.UsageError(
+            "jaxcb benchmarks never run under pytest-xdist (parallel workers share the "
+            "cores being measured): drop -n/--dist"
+        )
+    backend = _select_backend()
+    config.stash[_STATE] = {
+        "start": time.perf_counter(),
+        "backend": backend,
+        "raw": {},
+        "failed": 0,
+        "deselected": 0,
+        "written": None,
+    }
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Count deselected *benchmarks* (``-m bench`` deselects the data tests: that is fine)."""
+    benches = [item for item in items if item.get_closest_marker("bench")]
+    if benches:
+        state = benches[0].config.stash.get(_STATE, None)
+        if state is not None:
+            state["deselected"] += len(benches)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    state = item.config.stash.get(_STATE, None)
+    if state is not None and report.failed:
+        state["failed"] += 1
+    return report
+
+
+class Measure:
+    """Times one case with pytest-benchmark, in blocks, and pools the rounds.
+
+    A case is measured in ``blocks`` blocks, each a test of its own; the test order
+    runs every case of a table row in block 0, then every case of the row in block 1,
+    and so on, so that a slow drift of the machine's load affects all columns of a
+    row alike. The rounds of all blocks are pooled into one set of statistics.
+    """
+
+    def __init__(self, benchmark: Any, state: dict[str, Any] | None) -> None:
+        self.benchmark = benchmark
+        self.state = state
+
+    def __call__(
+        self,
+        call: Callable[[], Any],
+        *,
+        suite: str,
+        computation: str,
+        variant: dict[str, Any],
+        n: int,
+        host_calls: int | None,
+        nbytes: int | None,
+        block: int = 0,
+        blocks: int = 1,
+        budget: float = 1.0,
+    ) -> None:
+        """Calibrate and time ``call``, which must block until its result is ready
+        (the caller has compiled it and run it once already)."""
+        key = (suite, computation, variant["id"], int(n))
+        raw = self.state["raw"] if self.state is not None else {}
+        entry = raw.get(key)
+        if entry is None:
+            per_call = _estimate(call)
+            entry = {
+                "per_call": per_call,
+                "iterations": max(1, min(10_000, int(ROUND_S / per_call))),
+                "data": [],
+                "variant": dict(variant),
+                "host_calls": host_calls,
+                "bytes": nbytes,
+            }
+        per_call, iterations = entry["per_call"], entry["iterations"]
+        scale = float(os.environ.get("JAXCB_BENCH_SCALE", "1")) * budget
+        rounds = int(BUDGET_S * scale / blocks / (per_call * iterations))
+        least = SLOW_ROUNDS if per_call > SLOW_S else MIN_ROUNDS
+        rounds = max(math.ceil(least / blocks), min(MAX_ROUNDS // blocks, rounds))
+        self.benchmark.group = f"{suite}:{computation}:{n}"
+        self.benchmark.extra_info.update(
+            suite=suite,
+            computation=computation,
+            variant=variant["id"],
+            n=n,
+            block=block,
+            host_calls=host_calls,
+        )
+        self.benchmark.pedantic(call, rounds=rounds, iterations=iterations, warmup_rounds=0)
+        if self.state is None or self.benchmark.disabled:
+            return
+        if host_calls != entry["host_calls"]:
+            raise AssertionError(
+                f"{key}: {host_calls} host calls in block {block}, {entry['host_calls']} before"
+            )
+        entry["data"].extend(self.benchmark.stats.stats.data)
+        raw[key] = entry
+
+
+def _summaries(raw: dict[tuple[Any, ...], dict[str, Any]]) -> list[dict[str, Any]]:
+    """One result per case: statistics over the pooled rounds of all its blocks."""
+    from pytest_benchmark.stats import Stats
+
+    out = []
+    for (suite, computation, variant, n), entry in raw.items():
+        stats = Stats()
+        for d in entry["data"]:
+            stats.update(d)
+        out.append(
+            {
+                "suite": suite,
+                "computation": computation,
+                "variant": variant,
+                "n": n,
+                "median_s": float(stats.median),
+                "q1_s": float(stats.q1),
+                "q3_s": float(stats.q3),
+                "iqr_s": float(stats.q3) - float(stats.q1),
+                "min_s": float(stats.min),
+                "rounds": int(stats.rounds),
+                "iterations": int(entry["iterations"]),
+                "host_calls": entry["host_calls"],
+                "bytes": entry["bytes"],
+            }
+        )
+    return out
+
+
+def _estimate(call: Callable[[], Any]) -> float:
+    """Seconds per call: the median of up to 9 calls, stopping after ~30 ms."""
+    times: list[float] = []
+    while len(times) < 9 and sum(times) < 0.03:
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return max(sorted(times)[len(times) // 2], 1e-7)
+
+
+@pytest.fixture
+def measure(benchmark: Any, request: pytest.FixtureRequest) -> Measure:
+    return Measure(benchmark, request.config.stash.get(_STATE, None))
+
+
+def _environment(state: dict[str, Any]) -> dict[str, Any]:
+    import importlib.metadata
+
+    import jax
+    import numpy as np
+    import scipy
+
+    from jaxcb_core.bench import machine_info
+
+    devices = jax.devices()
+    return {
+        "jax": jax.__version__,
+        "jaxlib": importlib.metadata.version("jaxlib"),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "backend": jax.default_backend(),
+        "device_kind": devices[0].device_kind,
+        "device_count": len(devices),
+        **machine_info(),
+        "x64": bool(jax.config.read("jax_enable_x64")),
+        "date": datetime.date.today().isoformat(),
+        "duration_s": round(time.perf_counter() - state["start"], 1),
+    }
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    state = session.config.stash.get(_STATE, None)
+    if state is None or not state["raw"]:
+        return
+    from jaxcb_core.bench import SCHEMA, SUITES, device_stem, validate
+
+    env = _environment(state)
+    stem = device_stem(env["backend"], env["device_kind"], env["processor"])
+    results = sorted(
+        _summaries(state["raw"]), key=lambda r: (SUITES.index(r["suite"]), r["computation"], r["n"])
+    )
+    variants = {e["variant"]["id"]: e["variant"] for e in state["raw"].values()}
+    doc = {
+        "schema": SCHEMA,
+        "device": stem,
+        "environment": env,
+        "variants": sorted(variants.values(), key=lambda v: (v["order"], v["id"])),
+        "results": results,
+    }
+    errors = validate(doc)
+    complete = (
+        not errors
+        and state["failed"] == 0
+        and state["deselected"] == 0
+        and {r["suite"] for r in results} == set(SUITES)
+        and exitstatus == 0
+    )
+    out_dir = Path(os.environ.get("JAXCB_BENCH_OUT") or DATA_DIR)
+    path = out_dir / f"{stem}.json" if complete else PARTIAL_DIR / f"{stem}.partial.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    state["written"] = (path, complete, errors, len(results), env["duration_s"])
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    state = config.stash.get(_STATE, None)
+    if not state or not state.get("written"):
+        return
+    path, complete, errors, count, duration = state["written"]
+    try:
+        shown = path.relative_to(ROOT)
+    except ValueError:
+        shown = path
+    what = "data file" if complete else "PARTIAL run (not the committed file)"
+    terminalreporter.write_line(
+        f"jaxcb bench: {count} results in {duration:.0f} s -> {shown} ({what})", bold=True
+    )
+    for e in errors[:10]:
+        terminalreporter.write_line(f"jaxcb bench: schema error: {e}", red=True)
