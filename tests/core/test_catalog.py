@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from jaxcb_core.catalog import CATALOG, by_name, log_step
 
 NAMES = [c.name for c in CATALOG]
@@ -53,7 +54,8 @@ def test_jvp_reference_matches_finite_differences(name: str) -> None:
     comp = by_name(name)
     args = comp.make_args(np.dtype(np.float64))
     i = comp.diff_argnum
-    assert i is not None and comp.jvp_reference is not None
+    assert i is not None
+    assert comp.jvp_reference is not None
     d = np.asarray(args[i], np.float64)
     t = np.random.default_rng(0).uniform(-1, 1, d.shape)
     eps = 1e-6
@@ -116,4 +118,5 @@ def test_batched_args_shift_each_element() -> None:
     np.testing.assert_allclose(comp.element(batched, 2)[1] - first[1], 0.5)
     bessel = by_name("bessel_jv")
     v, z = bessel.batched_args(np.float32, 2)
-    assert np.shape(v) == () and np.shape(z) == (2, 8)
+    assert np.shape(v) == ()
+    assert np.shape(z) == (2, 8)

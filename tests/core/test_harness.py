@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from jaxcb_core import cli, matrix
 from jaxcb_core.catalog import CATALOG, by_name
 from jaxcb_core.mechanisms import discover, from_dict
@@ -34,7 +35,9 @@ def test_effects_exact() -> None:
 
 def test_effects_missing_duplicated_reordered_none() -> None:
     assert _check([(1, np.array([1.0])), (2, np.array([2.0]))])["verdict"] == "missing"
-    dup = _check([(1, np.array([1.0])), (2, np.array([2.0])), (1, np.array([5.0])), (1, np.array([5.0]))])
+    dup = _check(
+        [(1, np.array([1.0])), (2, np.array([2.0])), (1, np.array([5.0])), (1, np.array([5.0]))]
+    )
     assert (dup["verdict"], dup["extra"]) == ("duplicated", 1)
     swapped = _check([(2, np.array([2.0])), (1, np.array([1.0])), (1, np.array([5.0]))])
     assert (swapped["verdict"], swapped["in_order"]) == ("reordered", False)
@@ -117,10 +120,13 @@ def test_cell_records_errors_and_wrong_results() -> None:
 
     impls = {"sin_scale": wrong}
     unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
-    v = from_dict(_variant_dict(implementations=impls, unsupported=unsupported, modules={"sin_scale": module}))
+    v = from_dict(
+        _variant_dict(implementations=impls, unsupported=unsupported, modules={"sin_scale": module})
+    )
     cell = matrix.run_cell(v, by_name("sin_scale"), by_id("eager"))
     assert cell.status == "wrong"
-    assert cell.reason is not None and cell.reason.startswith("output 0: values differ from the reference")
+    assert cell.reason is not None
+    assert cell.reason.startswith("output 0: values differ from the reference")
     assert (cell.host_calls, cell.shapes) == (1, ["float32[8]"])
     v = from_dict(_variant_dict(implementations={"sin_scale": broken}, unsupported=unsupported))
     cell = matrix.run_cell(v, by_name("sin_scale"), by_id("jit"))
@@ -151,18 +157,24 @@ def test_terminal_view_fits_80_columns(tmp_path: Path) -> None:
         computations=[matrix._computation_json(c) for c in CATALOG],
         transforms=[matrix._transform_json(t) for t in TRANSFORMS],
         cells=[
-            matrix.Cell(v.id, c.name, t.id, status="ok") for v in variants for c in CATALOG for t in TRANSFORMS
+            matrix.Cell(v.id, c.name, t.id, status="ok")
+            for v in variants
+            for c in CATALOG
+            for t in TRANSFORMS
         ],
     ).to_json()
     text = cli.render(data)
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert "sin_scale" in text and "vmap∘grad" in text
+    assert "sin_scale" in text
+    assert "vmap∘grad" in text
     path = tmp_path / "m.json"
     path.write_text(json.dumps(data | {"schema": matrix.SCHEMA}))
     assert matrix.load(path)["cells"][0]["status"] == "ok"
 
 
-def test_cli_catalog_lists_every_computation_and_variant(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_catalog_lists_every_computation_and_variant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.main(["catalog"]) == 0
     out = capsys.readouterr().out
     for c in CATALOG:
@@ -177,7 +189,8 @@ def test_cli_matrix_runs_a_slice_and_refuses_partial_writes(
     argv = ["matrix", "-m", "native", "-c", "sin_scale", "-t", "jit", "-t", "grad", "-j", "1"]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
-    assert "sin_scale" in out and "2 cells in" in out
+    assert "sin_scale" in out
+    assert "2 cells in" in out
     assert cli.main([*argv, "--write", "--output", str(tmp_path / "m.json")]) == 2
     assert "refusing to --write a partial matrix" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()

@@ -198,7 +198,10 @@ def _expm_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
     if a.ndim == 2:
         return scipy.linalg.expm_frechet(a, t, compute_expm=False)
     flat_a, flat_t = a.reshape(-1, *a.shape[-2:]), t.reshape(-1, *a.shape[-2:])
-    out = [scipy.linalg.expm_frechet(ai, ti, compute_expm=False) for ai, ti in zip(flat_a, flat_t)]
+    out = [
+        scipy.linalg.expm_frechet(ai, ti, compute_expm=False)
+        for ai, ti in zip(flat_a, flat_t, strict=True)
+    ]
     return np.stack(out).reshape(a.shape)
 
 
@@ -217,7 +220,9 @@ def cubic_root_scalar(a: float, b: float) -> float:
 
 def _cubic_ref(a: Any, b: Any) -> np.ndarray:
     a64, b64 = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
-    out = np.array([cubic_root_scalar(ai, bi) for ai, bi in zip(a64.ravel(), b64.ravel())])
+    out = np.array(
+        [cubic_root_scalar(ai, bi) for ai, bi in zip(a64.ravel(), b64.ravel(), strict=True)]
+    )
     return _cast(out.reshape(a64.shape), _float_dtype(a))
 
 

@@ -1,11 +1,11 @@
 """The ``jaxcb`` command: the catalog, a smoke run, and the support matrix in the terminal.
 
-    jaxcb catalog                      the computations and the installed mechanism variants
-    jaxcb smoke                        run every implementation once under jit, check it
-    jaxcb matrix [-m M] [-c C] [-t T]  run (part of) the matrix and print it
-    jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platform>-<n>.json
-    jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
-    jaxcb matrix --show FILE           print a committed file without running anything
+jaxcb catalog                      the computations and the installed mechanism variants
+jaxcb smoke                        run every implementation once under jit, check it
+jaxcb matrix [-m M] [-c C] [-t T]  run (part of) the matrix and print it
+jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platform>-<n>.json
+jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
+jaxcb matrix --show FILE           print a committed file without running anything
 """
 
 from __future__ import annotations
@@ -33,9 +33,20 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
     for v in discover():
         done = ", ".join(sorted(v.implementations)) or "-"
         print(f"  {v.id:<32} {v.package}")
-        print(textwrap.fill(done, width=78, initial_indent="      implements: ", subsequent_indent=" " * 18))
+        print(
+            textwrap.fill(
+                done, width=78, initial_indent="      implements: ", subsequent_indent=" " * 18
+            )
+        )
         for name, why in sorted(v.unsupported.items()):
-            print(textwrap.fill(f"{name}: {why}", width=78, initial_indent="      cannot: ", subsequent_indent=" " * 14))
+            print(
+                textwrap.fill(
+                    f"{name}: {why}",
+                    width=78,
+                    initial_indent="      cannot: ",
+                    subsequent_indent=" " * 14,
+                )
+            )
     return 0
 
 
@@ -57,7 +68,11 @@ def _cmd_smoke(args: argparse.Namespace) -> int:
             calls = "" if cell.host_calls is None else f"  host calls: {cell.host_calls}"
             print(f"{mark} {v.id:<32} {c.name:<11}{calls}  {detail}"[:160])
             failed += cell.status != "ok"
-    print(f"\n{failed} implementation(s) not ok under jit" if failed else "\nall implementations ok under jit")
+    print(
+        f"\n{failed} implementation(s) not ok under jit"
+        if failed
+        else "\nall implementations ok under jit"
+    )
     return 1 if failed else 0
 
 
@@ -122,7 +137,10 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
         nonlocal done
         done += 1
         if args.verbose:
-            print(f"{SYMBOL[cell.status]} {cell.variant} | {cell.computation} | {cell.transform}", file=sys.stderr)
+            print(
+                f"{SYMBOL[cell.status]} {cell.variant} | {cell.computation} | {cell.transform}",
+                file=sys.stderr,
+            )
         elif done % 50 == 0:
             print(f"  {done} cells…", file=sys.stderr)
 
@@ -166,17 +184,29 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="jaxcb", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="jaxcb", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("catalog", help="list computations and installed mechanism variants")
     sub.add_parser("smoke", help="run every implementation once under jit")
     m = sub.add_parser("matrix", help="run the support matrix")
-    m.add_argument("-m", "--mechanism", action="append", help="variant id or mechanism prefix (repeatable)")
+    m.add_argument(
+        "-m", "--mechanism", action="append", help="variant id or mechanism prefix (repeatable)"
+    )
     m.add_argument("-c", "--computation", action="append", help="computation name (repeatable)")
     m.add_argument("-t", "--transform", action="append", help="transform id (repeatable)")
     m.add_argument("--devices", type=int, default=4, help="CPU devices to ask for (default 4)")
-    m.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core, at most 4)")
-    m.add_argument("--write", action="store_true", help="write docs/data/matrix/<jax>-<platform>-<n>.json")
+    m.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        help="worker processes (default: one per core, at most 4)",
+    )
+    m.add_argument(
+        "--write", action="store_true", help="write docs/data/matrix/<jax>-<platform>-<n>.json"
+    )
     m.add_argument("--check", action="store_true", help="compare with the committed file")
     m.add_argument("--output", help="file to write/check instead of the default path")
     m.add_argument("--show", metavar="FILE", help="print a committed matrix file, run nothing")

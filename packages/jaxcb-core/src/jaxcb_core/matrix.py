@@ -17,9 +17,13 @@ import json
 import multiprocessing
 import os
 import re
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +161,9 @@ _PRINTED = re.compile(r"step (\d+): ")
 # --- comparing results ------------------------------------------------------------------------
 
 
-def _tolerance(comp: Computation, dtype: Any, derivative: bool, transform: str) -> tuple[float, float]:
+def _tolerance(
+    comp: Computation, dtype: Any, derivative: bool, transform: str
+) -> tuple[float, float]:
     rtol, atol = comp.tolerance(dtype)
     if derivative:
         rtol, atol = max(rtol * 20, 1e-4), max(atol * 20, 1e-5)
@@ -167,8 +173,8 @@ def _tolerance(comp: Computation, dtype: Any, derivative: bool, transform: str) 
 
 
 def _mismatch(out: Any, expected: Any, rtol: float, atol: float) -> str | None:
-    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
-    exp_leaves, exp_tree = jax.tree_util.tree_flatten(expected)
+    out_leaves, _out_tree = jax.tree_util.tree_flatten(out)
+    exp_leaves, _exp_tree = jax.tree_util.tree_flatten(expected)
     if len(out_leaves) != len(exp_leaves):
         return f"returned {len(out_leaves)} arrays, expected {len(exp_leaves)}"
     for i, (o, e) in enumerate(zip(out_leaves, exp_leaves, strict=True)):
@@ -181,7 +187,9 @@ def _mismatch(out: Any, expected: Any, rtol: float, atol: float) -> str | None:
     return None
 
 
-def _split(records: list[tuple[np.ndarray, np.ndarray | None]]) -> list[tuple[int, np.ndarray | None]]:
+def _split(
+    records: list[tuple[np.ndarray, np.ndarray | None]],
+) -> list[tuple[int, np.ndarray | None]]:
     """One record per (step, element): batched records are split along their batch axis."""
     out: list[tuple[int, np.ndarray | None]] = []
     for k, x in records:
@@ -189,7 +197,9 @@ def _split(records: list[tuple[np.ndarray, np.ndarray | None]]) -> list[tuple[in
             out.append((int(k), x))
         else:
             for i, ki in enumerate(k.reshape(-1)):
-                out.append((int(ki), None if x is None else x.reshape(k.size, *x.shape[k.ndim :])[i]))
+                out.append(
+                    (int(ki), None if x is None else x.reshape(k.size, *x.shape[k.ndim :])[i])
+                )
     return out
 
 
@@ -372,7 +382,9 @@ def run_cell(
             "in_order": True,
             "verdict": "exact"
             if sink.draws == expected
-            else ("none" if sink.draws == 0 else "missing" if sink.draws < expected else "duplicated"),
+            else (
+                "none" if sink.draws == 0 else "missing" if sink.draws < expected else "duplicated"
+            ),
         }
     if cell.effects is not None and cell.effects["verdict"] != "exact":
         e = cell.effects
@@ -389,7 +401,9 @@ def run_cell(
     return cell
 
 
-def _count(variant: Variant, comp: Computation, probe: HostProbe, sink: Any, stdout: io.StringIO) -> int | None:
+def _count(
+    variant: Variant, comp: Computation, probe: HostProbe, sink: Any, stdout: io.StringIO
+) -> int | None:
     if variant.mechanism == "native":
         return None
     if variant.mechanism == "debug.print":
@@ -427,14 +441,20 @@ class Matrix:
 
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(
+            json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
 
 
 def _select(items: Iterable[Any], names: Sequence[str] | None, attr: str) -> list[Any]:
     items = list(items)
     if not names:
         return items
-    out = [i for i in items if any(n == getattr(i, attr) or getattr(i, attr).startswith(n + "/") for n in names)]
+    out = [
+        i
+        for i in items
+        if any(n == getattr(i, attr) or getattr(i, attr).startswith(n + "/") for n in names)
+    ]
     if not out:
         known = sorted({getattr(i, attr) for i in items})
         raise KeyError(f"nothing matches {list(names)}; known: {known}")
@@ -455,8 +475,51 @@ def _init_worker(devices: int) -> None:
 
 
 def default_workers() -> int:
-    """One worker per core (at most 4): cells compile small XLA programs, one core each."""
+    """One worker process per core (at most 4): cells compile small XLA programs."""
     return max(1, min(os.cpu_count() or 1, 4))
+
+
+_FATAL = re.compile(r"\] (Check failed: .*|.*)$")
+
+
+def _crash_cell(key: tuple[str, str, str], returncode: int, stderr: str) -> Cell:
+    """The cell of a case that killed its process (an XLA check failure, a segfault)."""
+    fatal = [
+        line
+        for line in stderr.splitlines()
+        if re.match(r"^(\S+ )?\S*\s*F\d{4} |.* F external/", line)
+    ]
+    message = f"the process died with exit code {returncode}"
+    if fatal:
+        m = _FATAL.search(fatal[-1])
+        message = (m.group(1) if m else fatal[-1]).strip()[:240]
+    kind = {-6: "SIGABRT", -11: "SIGSEGV", 134: "SIGABRT", 139: "SIGSEGV"}.get(returncode, "crash")
+    return Cell(
+        *key,
+        status="error",
+        error_type=f"process crash ({kind})",
+        error=message,
+        test=test_id(*key),
+    )
+
+
+def _run_isolated(key: tuple[str, str, str], devices: int) -> Cell:
+    """One cell in a fresh interpreter, so that a hard crash becomes a recorded result."""
+    code = (
+        "import json, sys\n"
+        "from jaxcb_core import environment\n"
+        f"environment.use_cpu_devices({devices})\n"
+        "from jaxcb_core import matrix\n"
+        f"cell = matrix._run_group(({key[0]!r}, {key[1]!r}, ({key[2]!r},)))[0]\n"
+        "sys.stdout.write('\\nJAXCB-CELL ' + json.dumps(cell.to_json()) + '\\n')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600
+    )
+    for line in proc.stdout.splitlines():
+        if line.startswith("JAXCB-CELL "):
+            return Cell(**json.loads(line[len("JAXCB-CELL ") :]))
+    return _crash_cell(key, proc.returncode, proc.stderr)
 
 
 def run_cells(
@@ -464,11 +527,15 @@ def run_cells(
     workers: int | None = None,
     progress: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
-    """Run the given (variant, computation, transform) cells, in ``workers`` processes.
+    """Run the given (variant, computation, transform) cells and return them in order.
 
-    Cells are grouped by variant × computation; with more than one worker the groups
-    run in fresh (spawned) processes that ask for the same number of CPU devices as
-    this one has. The result is in the order of ``keys``.
+    ``workers=0`` runs in this process. Otherwise cells are grouped by variant ×
+    computation and the groups run in ``workers`` fresh (spawned) processes that ask
+    for as many CPU devices as this one has. A case that kills its process (JAX 0.4.30
+    has XLA check failures that abort) is not allowed to take the run with it: the
+    groups of a broken pool run again one by one, and a group that still crashes runs
+    cell by cell, each in its own interpreter, so the crash is recorded as that cell's
+    result.
     """
     workers = default_workers() if workers is None else workers
     groups: dict[tuple[str, str], list[str]] = {}
@@ -476,23 +543,39 @@ def run_cells(
         groups.setdefault((v, c), []).append(t)
     tasks = [(v, c, tuple(ts)) for (v, c), ts in groups.items()]
     results: dict[tuple[str, str, str], Cell] = {}
-    if workers <= 1 or len(tasks) <= 1:
-        outputs: Iterable[list[Cell]] = map(_run_group, tasks)
-        pool = None
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(len(jax.devices()),))
-        outputs = pool.imap_unordered(_run_group, tasks)
-    try:
-        for group in outputs:
-            for cell in group:
-                results[cell.key()] = cell
-                if progress is not None:
-                    progress(cell)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+
+    def done(cells: list[Cell]) -> None:
+        for cell in cells:
+            results[cell.key()] = cell
+            if progress is not None:
+                progress(cell)
+
+    if workers <= 0:
+        for task in tasks:
+            done(_run_group(task))
+        return [results[k] for k in keys]
+
+    devices = len(jax.devices())
+    ctx = multiprocessing.get_context("spawn")
+    broken: list[tuple[str, str, tuple[str, ...]]] = []
+    with ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+    ) as pool:
+        futures = {pool.submit(_run_group, task): task for task in tasks}
+        for future in as_completed(futures):
+            try:
+                done(future.result())
+            except BrokenProcessPool:
+                broken.append(futures[future])
+    for task in broken:  # one at a time: the crash is in one of these groups
+        try:
+            with ProcessPoolExecutor(
+                1, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+            ) as one:
+                done(one.submit(_run_group, task).result())
+        except BrokenProcessPool:
+            variant_id, comp_name, transform_ids = task
+            done([_run_isolated((variant_id, comp_name, t), devices) for t in transform_ids])
     return [results[k] for k in keys]
 
 
@@ -523,11 +606,23 @@ def run_matrix(
 
 
 def _variant_json(v: Variant) -> dict[str, Any]:
-    return {"id": v.id, "mechanism": v.mechanism, "label": v.label, "doc": v.doc, "package": v.package}
+    return {
+        "id": v.id,
+        "mechanism": v.mechanism,
+        "label": v.label,
+        "doc": v.doc,
+        "package": v.package,
+    }
 
 
 def _computation_json(c: Computation) -> dict[str, Any]:
-    return {"name": c.name, "kind": c.kind, "signature": c.signature, "summary": c.summary, "source": c.source}
+    return {
+        "name": c.name,
+        "kind": c.kind,
+        "signature": c.signature,
+        "summary": c.summary,
+        "source": c.source,
+    }
 
 
 def _transform_json(t: Transform) -> dict[str, Any]:
@@ -586,9 +681,14 @@ def merge_and_write(path: Path, cells: Sequence[Cell]) -> int:
     variants = discover()
     order = {
         (v.id, c.name, t.id): n
-        for n, (v, c, t) in enumerate((v, c, t) for v in variants for c in CATALOG for t in TRANSFORMS)
+        for n, (v, c, t) in enumerate(
+            (v, c, t) for v in variants for c in CATALOG for t in TRANSFORMS
+        )
     }
-    ordered = sorted(kept.values(), key=lambda c: order.get((c["variant"], c["computation"], c["transform"]), 1 << 30))
+    ordered = sorted(
+        kept.values(),
+        key=lambda c: order.get((c["variant"], c["computation"], c["transform"]), 1 << 30),
+    )
     result = Matrix(
         environment=environment.describe(),
         variants=[_variant_json(v) for v in variants],

@@ -72,7 +72,9 @@ class Case:
             raise NotApplicable("no array argument to batch")
         full = self.comp.batched_args(self.dtype, batch)
         dyn = tuple(full[i] for i in self.dyn_positions)
-        elems = [tuple(self.comp.element(full, k)[i] for i in self.dyn_positions) for k in range(batch)]
+        elems = [
+            tuple(self.comp.element(full, k)[i] for i in self.dyn_positions) for k in range(batch)
+        ]
         return dyn, elems
 
     @property
@@ -114,7 +116,9 @@ class Case:
             cols.append(np.concatenate([np.ravel(leaf) for leaf in leaves]))
         return np.stack(cols, axis=1), shapes
 
-    def unflatten(self, flat: np.ndarray, shapes: list[tuple[int, ...]], tail: tuple[int, ...]) -> Any:
+    def unflatten(
+        self, flat: np.ndarray, shapes: list[tuple[int, ...]], tail: tuple[int, ...]
+    ) -> Any:
         out, start = [], 0
         for s in shapes:
             n = int(np.prod(s, dtype=int))
@@ -258,7 +262,9 @@ def _sharded_jit(case: Case) -> Trial:
             placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, P("i"))))
         else:
             placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, P())))
-    if not any(len(x.sharding.device_set) > 1 and not x.sharding.is_fully_replicated for x in placed):
+    if not any(
+        len(x.sharding.device_set) > 1 and not x.sharding.is_fully_replicated for x in placed
+    ):
         raise NotApplicable("no argument can be split 4 ways")
     return Trial(jax.jit(case.g)(*placed), case.ref(*case.dyn), [case.dyn])
 
@@ -317,7 +323,9 @@ def _jac(which: Callable[..., Any]) -> Callable[[Case], Trial]:
         out = which(_partial(case, dyn))(d)
         jac, shapes = case.jacobian(dyn)
         n_in = np.shape(d)
-        expected = case.unflatten(jac, shapes, n_in) if n_in else case.unflatten(jac[:, 0], shapes, ())
+        expected = (
+            case.unflatten(jac, shapes, n_in) if n_in else case.unflatten(jac[:, 0], shapes, ())
+        )
         return Trial(out, expected, [dyn], derivative=True)
 
     return run

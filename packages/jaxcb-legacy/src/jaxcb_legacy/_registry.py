@@ -27,9 +27,19 @@ def _has_host_callback() -> bool:
 def variants() -> list[dict[str, Any]]:
     if not _has_host_callback():
         return []
-    mods = {n: importlib.import_module(f"jaxcb_legacy.{n}") for n in (*PURE, "log_steps", "progress", "host_draw")}
+    mods = {
+        n: importlib.import_module(f"jaxcb_legacy.{n}")
+        for n in (*PURE, "log_steps", "progress", "host_draw")
+    }
 
-    def row(id_: str, label: str, doc: str, order: int, impls: dict[str, Any], unsupported: dict[str, str]) -> dict[str, Any]:
+    def row(
+        id_: str,
+        label: str,
+        doc: str,
+        order: int,
+        impls: dict[str, Any],
+        unsupported: dict[str, str],
+    ) -> dict[str, Any]:
         return {
             "id": id_,
             "mechanism": id_.split("/")[0],
@@ -48,7 +58,10 @@ def variants() -> list[dict[str, Any]]:
             "host_callback.call",
             "jax.experimental.host_callback.call: compute a value on the host (removed in JAX 0.4.35).",
             80,
-            {**{n: getattr(mods[n], f"{n}_call") for n in PURE}, "host_draw": mods["host_draw"].host_draw},
+            {
+                **{n: getattr(mods[n], f"{n}_call") for n in PURE},
+                "host_draw": mods["host_draw"].host_draw,
+            },
             {"log_steps": NOT_AN_EFFECT, "progress": NOT_AN_EFFECT},
         ),
         row(
@@ -57,7 +70,7 @@ def variants() -> list[dict[str, Any]]:
             "jax.experimental.host_callback.id_tap: tap values for logging (removed in JAX 0.4.35).",
             81,
             {"log_steps": mods["log_steps"].log_steps, "progress": mods["progress"].progress},
-            {**{n: NOT_A_VALUE for n in PURE}, "host_draw": NOT_A_VALUE},
+            {**dict.fromkeys(PURE, NOT_A_VALUE), "host_draw": NOT_A_VALUE},
         ),
         row(
             "pure_callback/vectorized",
@@ -65,7 +78,7 @@ def variants() -> list[dict[str, Any]]:
             "jax.pure_callback(..., vectorized=True), as in seed 004; replaced by vmap_method in 0.4.35.",
             82,
             {n: getattr(mods[n], f"{n}_vectorized") for n in PURE},
-            {n: PURE_ONLY for n in ("log_steps", "progress", "host_draw")},
+            dict.fromkeys(("log_steps", "progress", "host_draw"), PURE_ONLY),
         ),
         row(
             "pure_callback/implicit_sequential",
@@ -73,6 +86,6 @@ def variants() -> list[dict[str, Any]]:
             "jax.pure_callback without vectorized: the old implicit sequential vmap, as in seed 000.",
             83,
             {n: getattr(mods[n], f"{n}_sequential") for n in PURE},
-            {n: PURE_ONLY for n in ("log_steps", "progress", "host_draw")},
+            dict.fromkeys(("log_steps", "progress", "host_draw"), PURE_ONLY),
         ),
     ]

@@ -24,7 +24,9 @@ def on_host(v, z):  # type: ignore[no-untyped-def]
 
 
 def _result(v, z):  # type: ignore[no-untyped-def]
-    return jax.ShapeDtypeStruct(jnp.broadcast_shapes(jnp.shape(v), jnp.shape(z)), jnp.result_type(z))
+    return jax.ShapeDtypeStruct(
+        jnp.broadcast_shapes(jnp.shape(v), jnp.shape(z)), jnp.result_type(z)
+    )
 
 
 def bessel_jv_call(v, z) -> Any:  # type: ignore[no-untyped-def]

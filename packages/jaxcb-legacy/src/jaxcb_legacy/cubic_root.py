@@ -21,14 +21,20 @@ def on_host(a, b):  # type: ignore[no-untyped-def]
     """Runs on the host."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
     roots = [
-        scipy.optimize.brentq(lambda x, ai=ai, bi=bi: x**3 + ai * x - bi, -1 - abs(bi) - abs(ai), 1 + abs(bi) + abs(ai))
-        for ai, bi in zip(a.ravel().tolist(), b.ravel().tolist())
+        scipy.optimize.brentq(
+            lambda x, ai=ai, bi=bi: x**3 + ai * x - bi,
+            -1 - abs(bi) - abs(ai),
+            1 + abs(bi) + abs(ai),
+        )
+        for ai, bi in zip(a.ravel().tolist(), b.ravel().tolist(), strict=True)
     ]
     return np.asarray(roots, a.dtype).reshape(a.shape)
 
 
 def _result(a, b):  # type: ignore[no-untyped-def]
-    return jax.ShapeDtypeStruct(jnp.broadcast_shapes(jnp.shape(a), jnp.shape(b)), jnp.result_type(a))
+    return jax.ShapeDtypeStruct(
+        jnp.broadcast_shapes(jnp.shape(a), jnp.shape(b)), jnp.result_type(a)
+    )
 
 
 def cubic_root_call(a, b) -> Any:  # type: ignore[no-untyped-def]

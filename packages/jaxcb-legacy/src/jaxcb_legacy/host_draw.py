@@ -21,4 +21,6 @@ def host_draw(shape: tuple[int, ...], *, rng: Any = None) -> Any:
     from jax.experimental import host_callback as hcb
 
     fn = functools.partial(on_host, _RNG if rng is None else rng, tuple(shape))
-    return hcb.call(fn, jnp.zeros((), jnp.int32), result_shape=jax.ShapeDtypeStruct(tuple(shape), jnp.float32))
+    return hcb.call(
+        fn, jnp.zeros((), jnp.int32), result_shape=jax.ShapeDtypeStruct(tuple(shape), jnp.float32)
+    )
