@@ -311,7 +311,6 @@ def sec_devices(devs: list[Device]) -> str:
         rows.append(
             [
                 d.kind,
-                f"`{d.stem}.json`",
                 e["processor"] if d.kind == "CPU" else e["device_kind"],
                 f"{e['cores']} cores, {e['machine']}",
                 f"JAX {e['jax']}, jaxlib {e['jaxlib']}",
@@ -322,8 +321,8 @@ def sec_devices(devs: list[Device]) -> str:
             ]
         )
     if not any(d.kind == "GPU" for d in devs):
-        rows.append(["GPU", "–", "not measured", "–", "–", "–", "–", "–", "–"])
-    header = ["", "data file", "device", "machine", "JAX", "Python", "backend", "date", "bench run"]
+        rows.append(["GPU", "not measured", "–", "–", "–", "–", "–", "–"])
+    header = ["", "device", "machine", "JAX", "Python", "backend", "date", "bench run"]
     out = table(header, rows, align=":--")
     if not any(d.kind == "GPU" for d in devs):
         out += "\n\n" + NOT_MEASURED
@@ -697,6 +696,20 @@ def _findings(d: Device) -> list[str]:
                 f"`pure_callback` with no host work at all already takes {fmt_time(empty)}: "
                 "what remains above the floor is the round trip and the copies of arguments "
                 "and result between JAX's buffers and NumPy's."
+            )
+    for comp in d.computations("calls"):
+        big = d.sizes("calls", comp)[-1]
+        mini = d.t("calls", comp, "pure_callback/minimal", big)
+        one = d.t("calls", comp, "pure_callback/blas1", big)
+        floor = d.t("calls", comp, "floor/numpy", big)
+        floor1 = d.t("calls", comp, "floor/numpy-blas1", big)
+        if mini and one and floor and floor1:
+            out.append(
+                f"**BLAS threads** (`{comp}`, {fmt_size(comp, big)}): the minimal `pure_callback` "
+                f"takes {fmt_time(mini)} with OpenBLAS's default threads and {fmt_time(one)} "
+                f"({fmt_ratio(one / mini)}) with one BLAS thread while the callback runs; the "
+                f"NumPy floor takes {fmt_time(floor)}, and {fmt_time(floor1)} with one BLAS "
+                "thread. OpenBLAS's threads compete for the cores with XLA's."
             )
     for comp in d.computations("vmap"):
         b = d.sizes("vmap", comp)[-1]

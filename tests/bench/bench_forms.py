@@ -361,6 +361,29 @@ def minimal_pure_blas1(name: str, native: Callable[..., Any]) -> Subject | None:
     )
 
 
+def floor_blas1(name: str) -> Subject | None:
+    """The NumPy floor with OpenBLAS limited to one thread."""
+    if not _openblas():
+        return None
+    fn = FLOORS[name]
+
+    def floor1(*args: Any) -> Any:
+        with one_blas_thread():
+            return fn(*args)
+
+    return Subject(
+        id="floor/numpy-blas1",
+        order=1,
+        label="NumPy floor, 1 BLAS thread",
+        role="reference",
+        mechanism="numpy",
+        doc="The NumPy floor with OpenBLAS limited to one thread during the call.",
+        build=lambda wrap: floor1,
+        host=False,
+        jit=False,
+    )
+
+
 # ------------------------------------------------------------------------------- the seeds
 
 
@@ -484,9 +507,8 @@ def call_subjects(name: str) -> list[Subject]:
             out.append(minimal_debug(native_fn(name)))
     if name == "sin_scale":
         out.append(empty_pure(native_fn(name)))
-    blas1 = minimal_pure_blas1(name, native_fn(name)) if name in BLAS_USERS else None
-    if blas1 is not None:
-        out.append(blas1)
+    if name in BLAS_USERS:
+        out += [s for s in (floor_blas1(name), minimal_pure_blas1(name, native_fn(name))) if s]
     if name in SEEDS:
         out.append(SEEDS[name])
     return out
@@ -504,9 +526,8 @@ def vmap_subjects(name: str) -> list[Subject]:
     ]
     if "io_callback/unordered" in variants():
         out.append(pattern("io_callback/unordered", name))
-    blas1 = minimal_pure_blas1(name, native_fn(name)) if name in BLAS_USERS else None
-    if blas1 is not None:
-        out.append(blas1)
+    if name in BLAS_USERS:
+        out += [s for s in (minimal_pure_blas1(name, native_fn(name)),) if s]
     if name == "bessel_jv":
         out.append(SEEDS[name])
     return out

@@ -135,6 +135,8 @@ def _vmap_cases() -> list[Any]:
     cases = []
     for name in VMAP_NAMES:
         subjects = [*forms.vmap_subjects(name), forms.unbatched(name), forms.floor(name)]
+        if name in forms.BLAS_USERS:
+            subjects += [s for s in (forms.floor_blas1(name),) if s]
         for batch in BATCHES:
             cases += _params((name, batch), subjects, f"{name}-{batch}")
     return cases
@@ -143,7 +145,7 @@ def _vmap_cases() -> list[Any]:
 @pytest.mark.parametrize(("name", "batch", "subject", "block"), _vmap_cases())
 def test_vmap(measure: Any, name: str, batch: int, subject: forms.Subject, block: int) -> None:
     args = forms.batched_inputs(name, batch)
-    if subject.role not in ("floor", "reference"):  # those take the stacked data as is
+    if subject.jit and subject.id != "pure_callback/unbatched":  # the others take the stacked data
         axes = forms.in_axes(name, args)
         subject = subject.map(lambda f: jax.vmap(f, in_axes=axes))
     expected = forms.FLOORS[name](*args) if block == 0 else None
