@@ -522,6 +522,48 @@ def _run_isolated(key: tuple[str, str, str], devices: int) -> Cell:
     return _crash_cell(key, proc.returncode, proc.stderr)
 
 
+def _rerun_broken(
+    tasks: list[tuple[str, str, tuple[str, ...]]], devices: int, done: Callable[[list[Cell]], None]
+) -> None:
+    """Run the groups of a broken pool again, one at a time, in one worker.
+
+    Most were only in flight when another group crashed and simply finish. A group that
+    breaks the worker again runs cell by cell; the cell that breaks it is run once more
+    in its own interpreter to capture its fatal message.
+    """
+    ctx = multiprocessing.get_context("spawn")
+    pool: ProcessPoolExecutor | None = None
+
+    def submit(task: tuple[str, str, tuple[str, ...]]) -> list[Cell] | None:
+        nonlocal pool
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                1, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+            )
+        try:
+            return pool.submit(_run_group, task).result()
+        except BrokenProcessPool:
+            pool.shutdown(wait=True)
+            pool = None
+            return None
+
+    try:
+        for task in tasks:
+            cells = submit(task)
+            if cells is not None:
+                done(cells)
+                continue
+            variant_id, comp_name, transform_ids = task
+            for t in transform_ids:
+                one = submit((variant_id, comp_name, (t,)))
+                done(
+                    one if one is not None else [_run_isolated((variant_id, comp_name, t), devices)]
+                )
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+
 def run_cells(
     keys: Sequence[tuple[str, str, str]],
     workers: int | None = None,
@@ -557,25 +599,26 @@ def run_cells(
 
     devices = len(jax.devices())
     ctx = multiprocessing.get_context("spawn")
-    broken: list[tuple[str, str, tuple[str, ...]]] = []
-    with ProcessPoolExecutor(
-        workers, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
-    ) as pool:
-        futures = {pool.submit(_run_group, task): task for task in tasks}
-        for future in as_completed(futures):
-            try:
-                done(future.result())
-            except BrokenProcessPool:
-                broken.append(futures[future])
-    for task in broken:  # one at a time: the crash is in one of these groups
-        try:
-            with ProcessPoolExecutor(
-                1, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
-            ) as one:
-                done(one.submit(_run_group, task).result())
-        except BrokenProcessPool:
-            variant_id, comp_name, transform_ids = task
-            done([_run_isolated((variant_id, comp_name, t), devices) for t in transform_ids])
+    # Rounds: a crash breaks the whole pool, so the groups that had not finished run
+    # again in a fresh pool; a group broken twice is isolated (one worker, then cell by cell).
+    pending, strikes, broken = tasks, dict.fromkeys(tasks, 0), []
+    while pending:
+        failed = []
+        with ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+        ) as pool:
+            futures = {pool.submit(_run_group, task): task for task in pending}
+            for future in as_completed(futures):
+                try:
+                    done(future.result())
+                except BrokenProcessPool:
+                    failed.append(futures[future])
+        for task in failed:
+            strikes[task] += 1
+        broken += [t for t in failed if strikes[t] >= 2]
+        pending = [t for t in failed if strikes[t] < 2]
+    if broken:
+        _rerun_broken(broken, devices, done)
     return [results[k] for k in keys]
 
 
