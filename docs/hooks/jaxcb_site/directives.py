@@ -206,10 +206,14 @@ def d_quick(src: str) -> str:
     )
 
 
-def d_calls(src: str, mechanism: str, transform: str) -> str:
-    """Variants of one mechanism × pure computations under one transform: status,
-    host calls and the argument types the host function received."""
-    ms = [m for m in load_matrices() if m.variants_of(mechanism)]
+def d_calls(src: str, transform: str, *wanted: str) -> str:
+    """Variants (mechanism names or variant ids) × pure computations under one transform:
+    status, host calls and the argument types the host function received."""
+
+    def rows_of(m: Matrix) -> list[dict[str, Any]]:
+        return [v for v in m.variants if render.selected(v, wanted)]
+
+    ms = [m for m in load_matrices() if rows_of(m)]
     if not ms:
         return _no_data()
     blocks = []
@@ -217,7 +221,7 @@ def d_calls(src: str, mechanism: str, transform: str) -> str:
         names = render.comps_of(m, ("pure",))
         head = "".join(f"<th><code>{esc(n)}</code></th>" for n in names)
         rows = []
-        for v in m.variants_of(mechanism):
+        for v in rows_of(m):
             tds = []
             for n in names:
                 c = m.cell(v["id"], n, transform)
@@ -258,23 +262,25 @@ def d_calls(src: str, mechanism: str, transform: str) -> str:
     )
 
 
-def d_variants(src: str, mechanism: str) -> str:
-    vs = [v for v in code.registry() if v.mechanism == mechanism]
-    if not vs:
-        # not installed here (e.g. the legacy package on current JAX): use the data
+def d_variants(src: str, *wanted: str) -> str:
+    """The registry's variants (by mechanism name or variant id); where none is installed
+    with this JAX (the legacy package on current JAX), the matrix files' descriptions."""
+    vs = [v for v in code.registry() if v.mechanism in wanted or v.id in wanted]
+    if vs:
+        rows = [(v.id, v.label, v.doc, v.package) for v in vs]
+        note = ""
+    else:
         seen: dict[str, dict[str, Any]] = {}
         for m in load_matrices():
-            for v in m.variants_of(mechanism):
-                seen.setdefault(v["id"], v)
+            for v in m.variants:
+                if render.selected(v, wanted):
+                    seen.setdefault(v["id"], v)
         if not seen:
-            return f"*No `{mechanism}` variant is installed or measured.*"
+            return f"*No {', '.join(f'`{w}`' for w in wanted)} variant is installed or measured.*"
         rows = [
             (v["id"], v["label"], v.get("doc", ""), v.get("package", "")) for v in seen.values()
         ]
-        note = "\n\n*(from the matrix files: the package is not installed with this JAX)*"
-    else:
-        rows = [(v.id, v.label, v.doc, v.package) for v in vs]
-        note = ""
+        note = "\n\n*(from the matrix files: the package registers no variant with this JAX)*"
     lines = ["| variant | label | what it is | package |", "|---|---|---|---|"]
     lines += [f"| `{i}` | {label} | {doc} | `{pkg}` |" for i, label, doc, pkg in rows]
     return "\n".join(lines) + note
