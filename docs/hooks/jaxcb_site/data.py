@@ -45,8 +45,10 @@ class Matrix:
     @property
     def label(self) -> str:
         e = self.env
-        kind = e.get("device_kind") or e["platform"]
-        dev = f"{e['device_count']}× {kind}" if kind else f"{e['device_count']} devices"
+        kind = e.get("device_kind") or ""
+        n = e["device_count"]
+        same = kind.lower() in ("", e["platform"].lower())
+        dev = f"{n} device{'s' if n != 1 else ''}" if same else f"{n}× {kind}"
         return f"JAX {e['jax']} · {e['platform']} · {dev}"
 
     @functools.cached_property
