@@ -194,3 +194,10 @@ def test_cli_matrix_runs_a_slice_and_refuses_partial_writes(
     assert cli.main([*argv, "--write", "--output", str(tmp_path / "m.json")]) == 2
     assert "refusing to --write a partial matrix" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_whole_batch_per_step_is_split_by_the_state_rank() -> None:
+    records = [(np.array(1), np.array([[1.0], [5.0]])), (np.array(2), np.array([2.0]))]
+    assert [k for k, _ in matrix._split(records, state_ndim=1)] == [1, 1, 2]
+    assert _check(matrix._split(records, state_ndim=1))["verdict"] == "exact"
+    assert len(matrix._split(records)) == 2

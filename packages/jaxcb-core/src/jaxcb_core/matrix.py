@@ -188,18 +188,27 @@ def _mismatch(out: Any, expected: Any, rtol: float, atol: float) -> str | None:
 
 
 def _split(
-    records: list[tuple[np.ndarray, np.ndarray | None]],
+    records: list[tuple[np.ndarray, np.ndarray | None]], state_ndim: int | None = None
 ) -> list[tuple[int, np.ndarray | None]]:
-    """One record per (step, element): batched records are split along their batch axis."""
+    """One record per (step, element).
+
+    A host function that receives a whole batch at once (a batched step ``k``, or a
+    state with one more axis than a record's state, as ``id_tap`` under ``vmap``
+    delivers) is split along that axis, so each element's record can be matched.
+    """
     out: list[tuple[int, np.ndarray | None]] = []
     for k, x in records:
-        if k.ndim == 0:
-            out.append((int(k), x))
+        if k.ndim:
+            n = k.size
+        elif x is not None and state_ndim is not None and x.ndim == state_ndim + 1:
+            n = x.shape[0]
+            k = np.broadcast_to(k, (n,))
         else:
-            for i, ki in enumerate(k.reshape(-1)):
-                out.append(
-                    (int(ki), None if x is None else x.reshape(k.size, *x.shape[k.ndim :])[i])
-                )
+            out.append((int(k), x))
+            continue
+        ks = k.reshape(-1)
+        for i in range(n):
+            out.append((int(ks[i]), None if x is None else x.reshape(n, *x.shape[k.ndim :])[i]))
     return out
 
 
@@ -370,7 +379,8 @@ def run_cell(
                 (int(m.group(1)), None) for m in _PRINTED.finditer(stdout.getvalue())
             ]
         else:
-            actual = _split(sink.records)
+            first = groups[0][0][1] if groups and groups[0] else None
+            actual = _split(sink.records, None if first is None else np.ndim(first))
         cell.effects = _check_effects(groups, actual, rtol, atol)
     elif comp.kind == "impure":
         expected = len(trial.calls)
