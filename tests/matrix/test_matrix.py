@@ -17,14 +17,13 @@ import os
 from typing import Any
 
 import pytest
+
 from jaxcb_core import matrix
 from jaxcb_core.catalog import CATALOG
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.transforms import TRANSFORMS
 
-KEYS = [
-    f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in TRANSFORMS
-]
+KEYS = [f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in TRANSFORMS]
 
 
 @functools.cache
