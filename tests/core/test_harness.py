@@ -201,3 +201,19 @@ def test_a_whole_batch_per_step_is_split_by_the_state_rank() -> None:
     assert [k for k, _ in matrix._split(records, state_ndim=1)] == [1, 1, 2]
     assert _check(matrix._split(records, state_ndim=1))["verdict"] == "exact"
     assert len(matrix._split(records)) == 2
+
+
+def test_a_variant_may_limit_its_transforms_but_must_say_why() -> None:
+    impls = {"sin_scale": lambda x, y: x}
+    unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
+    with pytest.raises(ValueError, match="limits its transforms without saying why"):
+        from_dict(
+            _variant_dict(implementations=impls, unsupported=unsupported, transforms=["vmap"])
+        )
+    v = from_dict(
+        _variant_dict(
+            implementations=impls, unsupported=unsupported, transforms=["vmap"], scope="only vmap"
+        )
+    )
+    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("jit"))
+    assert (cell.status, cell.reason) == ("n/a", "only vmap")

@@ -335,6 +335,9 @@ def run_cell(
     if fn is None:
         cell.reason = variant.unsupported.get(comp.name, "not implemented")
         return cell
+    if variant.transforms is not None and transform.id not in variant.transforms:
+        cell.reason = variant.scope
+        return cell
     bound, sink = _bind(comp, fn, variant)
     case = _case(comp, bound, dtype)
     probe = HostProbe()

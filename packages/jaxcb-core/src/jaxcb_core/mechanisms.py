@@ -27,6 +27,12 @@ of any import of this harness. The keys are:
     host calls.
 ``unsupported``
     ``{computation name: reason}``: computations this mechanism cannot express.
+``transforms`` (optional)
+    the transform ids this variant is measured under, when it differs from another
+    row in one respect only (``pure_callback`` with another ``vmap_method`` is
+    measured under the transforms that batch); the others are "not applicable".
+``scope`` (optional)
+    why, shown in those cells.
 
 The core never imports a mechanism package by name: adding a package adds rows.
 """
@@ -59,12 +65,15 @@ class Variant:
     implementations: Mapping[str, Callable[..., Any]]
     modules: Mapping[str, types.ModuleType]
     unsupported: Mapping[str, str]
+    transforms: tuple[str, ...] | None = None
+    scope: str = ""
 
     def implementation(self, name: str) -> Callable[..., Any] | None:
         return self.implementations.get(name)
 
 
-_KEYS = {f.name for f in dataclasses.fields(Variant)}
+_OPTIONAL = {"transforms", "scope"}
+_KEYS = {f.name for f in dataclasses.fields(Variant)} - _OPTIONAL
 
 
 def from_dict(d: Mapping[str, Any]) -> Variant:
@@ -86,7 +95,14 @@ def from_dict(d: Mapping[str, Any]) -> Variant:
             f"variant {d['id']!r} says nothing about {sorted(silent)}: "
             "implement them or list them as unsupported with a reason"
         )
-    return Variant(**{k: d[k] for k in _KEYS})
+    transforms = d.get("transforms")
+    if transforms is not None and not d.get("scope"):
+        raise ValueError(f"variant {d['id']!r} limits its transforms without saying why (scope)")
+    return Variant(
+        **{k: d[k] for k in _KEYS},
+        transforms=None if transforms is None else tuple(transforms),
+        scope=d.get("scope", ""),
+    )
 
 
 def discover(group: str = GROUP) -> list[Variant]:
