@@ -37,7 +37,7 @@ from jaxcb_core import catalog
 from jaxcb_core.mechanisms import Variant, discover
 
 DTYPE = np.float32
-BLOCKS = int(os.environ.get("JAXCB_BENCH_BLOCKS", "2"))  # interleaved blocks per case
+BLOCKS = int(os.environ.get("JAXCB_BENCH_BLOCKS", "4"))  # interleaved blocks per case
 STEPS = 1000  # lax.scan length in the loop cases
 EVERY = 100  # the throttled report interval
 BLAS_USERS = ("expm",)  # host code that calls a multi-threaded BLAS
@@ -65,6 +65,7 @@ class Subject:
     jit: bool = True  # False: plain Python on NumPy arrays (the floor)
     order: int = 50  # column order on the site (discovered variants bring their own)
     checked: bool = True  # False: the result is not the computation's (no host work)
+    blas_default: bool = False  # True: measured with OpenBLAS's default threads
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -290,13 +291,17 @@ def empty_pure(native: Callable[..., Any]) -> Subject:
 
 
 # OpenBLAS (NumPy's and SciPy's copies) starts its own threads. Inside a callback they
-# compete with XLA's CPU thread pool for the same cores; a direct call does not.
-# This column runs the minimal form with OpenBLAS limited to one thread during the call.
+# compete with XLA's CPU thread pool for the same cores, and on a small machine the
+# time of a BLAS-heavy host function (expm) becomes erratic. The benchmarks therefore
+# run OpenBLAS on one thread (set for the session by `limit_blas`); the columns
+# `*/blas-default` are measured with its default number of threads (set around the whole
+# measurement of the case, not around each call: changing it costs time of its own).
 _BLAS_SYMBOLS = (
     ("scipy_openblas_set_num_threads64_", "scipy_openblas_get_num_threads64_"),
     ("scipy_openblas_set_num_threads", "scipy_openblas_get_num_threads"),
     ("openblas_set_num_threads", "openblas_get_num_threads"),
 )
+_BLAS_DEFAULT: list[int] = []  # thread counts found when the session started
 
 
 @functools.cache
@@ -319,68 +324,66 @@ def _openblas() -> tuple[tuple[Any, Any], ...]:
     return tuple(out)
 
 
-@contextlib.contextmanager
-def one_blas_thread() -> Iterator[None]:
-    saved = [get() for _, get in _openblas()]
+def limit_blas() -> None:
+    """OpenBLAS on one thread from now on (the defaults are kept for `blas_default`)."""
+    if not _BLAS_DEFAULT:
+        _BLAS_DEFAULT.extend(get() for _, get in _openblas())
     for set_, _ in _openblas():
         set_(1)
+
+
+def restore_blas() -> None:
+    for (set_, _), n in zip(_openblas(), _BLAS_DEFAULT, strict=True):
+        set_(n)
+
+
+def blas_info() -> str:
+    """What the data file records about BLAS threads."""
+    if not _openblas():
+        return "no OpenBLAS found: BLAS threads left as they were"
+    default = max(_BLAS_DEFAULT or [get() for _, get in _openblas()])
+    return f"OpenBLAS on 1 thread (its default here: {default})"
+
+
+@contextlib.contextmanager
+def blas_default() -> Iterator[None]:
+    """OpenBLAS with its default threads while the block runs."""
+    for (set_, _), n in zip(_openblas(), _BLAS_DEFAULT, strict=True):
+        set_(n)
     try:
         yield
     finally:
-        for (set_, _), n in zip(_openblas(), saved, strict=True):
-            set_(n)
+        for set_, _ in _openblas():
+            set_(1)
 
 
-def minimal_pure_blas1(name: str, native: Callable[..., Any]) -> Subject | None:
-    """The minimal pure_callback form, with OpenBLAS on one thread while it runs."""
+def minimal_pure_blas_default(name: str, native: Callable[..., Any]) -> Subject | None:
+    """The minimal pure_callback form, measured with OpenBLAS's default threads."""
     if not _openblas():
         return None
-    host_fn = _host(name)
-
-    def host(*args: Any) -> Any:
-        with one_blas_thread():
-            return host_fn(*args)
-
-    def build(wrap: Wrap) -> Callable[..., Any]:
-        counted_host = wrap(host)
-
-        def f(*args: Any) -> Any:
-            spec = jax.eval_shape(native, *args)
-            return jax.pure_callback(counted_host, spec, *args, vmap_method="expand_dims")
-
-        return f
-
-    return Subject(
-        id="pure_callback/blas1",
+    return dataclasses.replace(
+        minimal_pure(name, native),
+        id="pure_callback/blas-default",
         order=30,
-        label="pure_callback, minimal, 1 BLAS thread",
+        label="pure_callback, minimal, default BLAS threads",
         role="reference",
-        mechanism="pure_callback",
-        doc="The minimal form with OpenBLAS limited to one thread inside the callback.",
-        build=build,
+        doc="The minimal form, measured with OpenBLAS's default number of threads.",
+        blas_default=True,
     )
 
 
-def floor_blas1(name: str) -> Subject | None:
-    """The NumPy floor with OpenBLAS limited to one thread."""
+def floor_blas_default(name: str) -> Subject | None:
+    """The NumPy floor, measured with OpenBLAS's default threads."""
     if not _openblas():
         return None
-    fn = FLOORS[name]
-
-    def floor1(*args: Any) -> Any:
-        with one_blas_thread():
-            return fn(*args)
-
-    return Subject(
-        id="floor/numpy-blas1",
+    return dataclasses.replace(
+        floor(name),
+        id="floor/numpy-blas-default",
         order=1,
-        label="NumPy floor, 1 BLAS thread",
+        label="NumPy floor, default BLAS threads",
         role="reference",
-        mechanism="numpy",
-        doc="The NumPy floor with OpenBLAS limited to one thread during the call.",
-        build=lambda wrap: floor1,
-        host=False,
-        jit=False,
+        doc="The NumPy floor, measured with OpenBLAS's default number of threads.",
+        blas_default=True,
     )
 
 
@@ -508,7 +511,8 @@ def call_subjects(name: str) -> list[Subject]:
     if name == "sin_scale":
         out.append(empty_pure(native_fn(name)))
     if name in BLAS_USERS:
-        out += [s for s in (floor_blas1(name), minimal_pure_blas1(name, native_fn(name))) if s]
+        extra = (floor_blas_default(name), minimal_pure_blas_default(name, native_fn(name)))
+        out += [s for s in extra if s]
     if name in SEEDS:
         out.append(SEEDS[name])
     return out
@@ -527,7 +531,7 @@ def vmap_subjects(name: str) -> list[Subject]:
     if "io_callback/unordered" in variants():
         out.append(pattern("io_callback/unordered", name))
     if name in BLAS_USERS:
-        out += [s for s in (minimal_pure_blas1(name, native_fn(name)),) if s]
+        out += [s for s in (minimal_pure_blas_default(name, native_fn(name)),) if s]
     if name == "bessel_jv":
         out.append(SEEDS[name])
     return out

@@ -17,7 +17,7 @@ Environment variables:
 ``JAXCB_BENCH_SCALE``
     multiplies the time budget of every case (default 1; 0.2 for a quick look).
 ``JAXCB_BENCH_BLOCKS``
-    in how many interleaved blocks each case is measured (default 2).
+    in how many interleaved blocks each case is measured (default 4).
 
 Timing rules: compile time is excluded (two untimed calls first), every timed call
 ends in ``jax.block_until_ready``, and host calls are counted in a separate, untimed
@@ -54,7 +54,7 @@ BACKEND_ENV = "JAXCB_BENCH_BACKEND"
 _BACKENDS = {"cpu": "cpu", "cuda": "cuda", "gpu": "cuda"}
 
 #: seconds of timed calls per case, before JAXCB_BENCH_SCALE
-BUDGET_S = 0.25
+BUDGET_S = 0.4
 #: a round lasts at least this long (fast calls are repeated within a round)
 ROUND_S = 0.002
 MIN_ROUNDS = 6
@@ -92,7 +92,7 @@ def _select_backend() -> str:
         except Exception as e:  # RuntimeError, or an assertion inside JAX's backend setup
             raise pytest.UsageError(
                 f"{BACKEND_ENV}=cuda, but JAX finds no GPU on this machine "
-                f"({type(e).__name__}: {e or 'no detail'}). The GPU benchmarks need an NVIDIA "
+                f"({type(e).__name__}: {str(e) or 'no detail'}). The GPU benchmarks need an NVIDIA "
                 "GPU and jax[cuda12] (`tox -e bench-cuda12`, or tests/bench/run_gpu.sh); "
                 "`tox -e bench` measures the CPU."
             ) from None
@@ -125,6 +125,7 @@ def pytest_configure(config: pytest.Config) -> None:
     backend = _select_backend()
     config.stash[_STATE] = {
         "start": time.perf_counter(),
+        "load_start": _load(),
         "backend": backend,
         "raw": {},
         "failed": 0,
@@ -283,9 +284,30 @@ def _environment(state: dict[str, Any]) -> dict[str, Any]:
         "device_count": len(devices),
         **machine_info(),
         "x64": bool(jax.config.read("jax_enable_x64")),
+        "blas": _blas_info(),
         "date": datetime.date.today().isoformat(),
         "duration_s": round(time.perf_counter() - state["start"], 1),
+        "load": _load_info(state),
     }
+
+
+def _load() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def _load_info(state: dict[str, Any]) -> str:
+    start, end = state["load_start"], _load()
+    if start is None or end is None:
+        return "not available"
+    return f"{start:.1f} at the start, {end:.1f} at the end (1-minute load average)"
+
+
+def _blas_info() -> str:
+    forms = sys.modules.get("bench_forms")
+    return forms.blas_info() if forms is not None else "not recorded"
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

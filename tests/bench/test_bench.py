@@ -20,6 +20,7 @@ Suites (the ``suite`` field of the data):
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import bench_forms as forms
@@ -52,9 +53,12 @@ def _check(name: str, out: Any, expected: Any) -> None:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _count_host_calls() -> Any:
+def _session_setup() -> Any:
+    """Count host calls; OpenBLAS on one thread (see bench_forms)."""
     forms.install_counters()
+    forms.limit_blas()
     yield
+    forms.restore_blas()
     forms.uninstall_counters()
 
 
@@ -74,6 +78,20 @@ def _run(
 ) -> None:
     """Time one case. The cases of a row share their device arguments, and a case
     compiled in block 0 is reused in the later blocks (compile time is never timed)."""
+    with forms.blas_default() if subject.blas_default else contextlib.nullcontext():
+        _measure(measure, subject, args, suite, computation, n, block, expected)
+
+
+def _measure(
+    measure: Any,
+    subject: forms.Subject,
+    args: tuple[Any, ...],
+    suite: str,
+    computation: str,
+    n: int,
+    block: int,
+    expected: Any,
+) -> None:
     row = (suite, computation, n)
     if _ROW["key"] != row:
         _ROW.update(key=row, cases={}, dev=tuple(jax.device_put(a) for a in args))
@@ -136,7 +154,7 @@ def _vmap_cases() -> list[Any]:
     for name in VMAP_NAMES:
         subjects = [*forms.vmap_subjects(name), forms.unbatched(name), forms.floor(name)]
         if name in forms.BLAS_USERS:
-            subjects += [s for s in (forms.floor_blas1(name),) if s]
+            subjects += [s for s in (forms.floor_blas_default(name),) if s]
         for batch in BATCHES:
             cases += _params((name, batch), subjects, f"{name}-{batch}")
     return cases

@@ -131,6 +131,7 @@ def test_derived_numbers(hook: ModuleType, docs: list[dict[str, Any]]) -> None:
         floor = [dev.t("calls", "sin_scale", "floor/numpy", n) for n in sizes]
         t = [dev.t("calls", "sin_scale", "pure_callback/default", n) for n in sizes]
         assert hook.fmt_crossover(hook.crossover(sizes, t, floor), sizes) in out
+        assert hook.fmt_crossover(hook.fixed_cost_crossover(sizes, t), sizes) in out
 
 
 def test_crossover() -> None:
@@ -145,6 +146,16 @@ def test_crossover() -> None:
     what, n = hook.crossover(sizes, [4.0, 4.0, 100.0], ref)
     assert what == "at"
     assert n == pytest.approx(1_000.0)
+    # the fixed cost (1.0) is half of the time where t reaches 2.0: log-log half way
+    what, n = hook.fixed_cost_crossover(sizes, [1.0, 1.0, 4.0])
+    assert what == "at"
+    assert n == pytest.approx(1_000.0)
+    # "from which size on": a noisy dip below the factor at a small size does not count
+    what, n = hook.crossover(sizes, [1.5, 4.0, 100.0], ref)
+    assert what == "at"
+    assert n == pytest.approx(1_000.0)
+    assert hook.fmt_approx(152.0) == "≈ 150"
+    assert hook.fmt_approx(4.4e5) == "≈ 4.4 × 10⁵"
 
 
 def test_plots(hook: ModuleType, docs: list[dict[str, Any]]) -> None:

@@ -12,7 +12,9 @@ Like the catalog, this module is mechanism-free and imports no JAX::
       "environment": {"jax": ..., "jaxlib": ..., "python": ..., "numpy": ..., "scipy": ...,
                       "backend": "cpu", "device_kind": "cpu", "device_count": 1,
                       "processor": "<cpu model>", "cores": 2, "machine": "x86_64",
-                      "x64": false, "date": "2026-01-31", "duration_s": 412.0},
+                      "x64": false, "blas": "OpenBLAS on 1 thread (its default here: 2)",
+                      "date": "2026-01-31", "duration_s": 412.0,
+                      "load": "1.2 at the start, 2.0 at the end (1-minute load average)"},
       "variants": [{"id": "pure_callback/default", "label": "...", "role": "pattern",
                     "mechanism": "pure_callback", "doc": "...", "order": 20}, ...],
       "results": [{"suite": "calls", "computation": "sin_scale", "variant": "floor/numpy",
@@ -71,8 +73,10 @@ _ENVIRONMENT_KEYS = {
     "cores": int,
     "machine": str,
     "x64": bool,
+    "blas": str,
     "date": str,
     "duration_s": (int, float),
+    "load": str,
 }
 _VARIANT_KEYS = {"id": str, "label": str, "role": str, "mechanism": str, "doc": str, "order": int}
 _RESULT_KEYS = {
