@@ -43,14 +43,14 @@ def cpu_model() -> str:
 def describe() -> dict[str, Any]:
     """Versions, platform and devices of the running JAX, for tagging results."""
     import jax
-    import jaxlib
+    import jaxlib.version
     import numpy as np
     import scipy
 
     devices = jax.devices()
     return {
         "jax": jax.__version__,
-        "jaxlib": jaxlib.__version__,
+        "jaxlib": jaxlib.version.__version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "scipy": scipy.__version__,

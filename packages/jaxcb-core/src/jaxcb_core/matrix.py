@@ -400,10 +400,11 @@ def run_cell(
             ),
         }
     if cell.effects is not None and cell.effects["verdict"] != "exact":
-        e = cell.effects
+        fx = cell.effects
         effect_problem = (
-            f"effects: {e['arrived']} of {e['expected']} host records arrived "
-            f"({e['missing']} missing, {e['extra']} extra{'' if e['in_order'] else ', out of order'})"
+            f"effects: {fx['arrived']} of {fx['expected']} host records arrived "
+            f"({fx['missing']} missing, {fx['extra']} extra"
+            f"{'' if fx['in_order'] else ', out of order'})"
         )
         problem = effect_problem if problem is None else f"{problem}; {effect_problem}"
     if problem is None:

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.sharding import PartitionSpec
 
 from .catalog import Computation
 
@@ -207,7 +208,10 @@ def _jit_unused(case: Case) -> Trial:
 # --- batching ---------------------------------------------------------------------------------
 
 
-def _vmap_like(wrap: Callable[[Callable[..., Any], tuple[int | None, ...]], Callable[..., Any]]):
+Wrap = Callable[[Callable[..., Any], tuple[int | None, ...]], Callable[..., Any]]
+
+
+def _vmap_like(wrap: Wrap) -> Callable[[Case], Trial]:
     def run(case: Case) -> Trial:
         dyn, elems = case.batched()
         out = wrap(case.g, case.in_axes())(*dyn)
@@ -230,15 +234,14 @@ def _pmap(case: Case) -> Trial:
 
 def _shard_map_fn() -> Callable[..., Any]:
     if hasattr(jax, "shard_map"):
-        return jax.shard_map  # type: ignore[no-any-return]
-    from jax.experimental.shard_map import shard_map
+        return jax.shard_map
+    from jax.experimental.shard_map import shard_map  # JAX < 0.7
 
-    return shard_map  # type: ignore[no-any-return]
+    return shard_map
 
 
 def _shard_map(case: Case) -> Trial:
     mesh = _mesh()
-    P = jax.sharding.PartitionSpec
     dyn, elems = case.batched()
     axes = case.in_axes()
 
@@ -246,22 +249,21 @@ def _shard_map(case: Case) -> Trial:
         args = [b[0] if a == 0 else b for a, b in zip(axes, blocks, strict=True)]
         return jax.tree_util.tree_map(lambda o: o[None], case.g(*args))
 
-    in_specs = tuple(P("i") if a == 0 else P() for a in axes)
-    f = _shard_map_fn()(body, mesh=mesh, in_specs=in_specs, out_specs=P("i"))
+    in_specs = tuple(PartitionSpec("i") if a == 0 else PartitionSpec() for a in axes)
+    f = _shard_map_fn()(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec("i"))
     out = jax.jit(f)(*dyn)
     return Trial(out, _stack([case.ref(*e) for e in elems]), elems, per_element=True)
 
 
 def _sharded_jit(case: Case) -> Trial:
     mesh = _mesh()
-    P = jax.sharding.PartitionSpec
     placed = []
     for p, a in zip(case.dyn_positions, case.dyn, strict=True):
         a = np.asarray(a)
         if p in case.comp.batch_argnums and a.ndim and a.shape[0] % BATCH == 0:
-            placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, P("i"))))
+            placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, PartitionSpec("i"))))
         else:
-            placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, P())))
+            placed.append(jax.device_put(a, jax.sharding.NamedSharding(mesh, PartitionSpec())))
     if not any(
         len(x.sharding.device_set) > 1 and not x.sharding.is_fully_replicated for x in placed
     ):
@@ -442,7 +444,7 @@ def _export(case: Case) -> Trial:
         from jax import export
     except ImportError:
         try:  # JAX < 0.4.31 had the same feature as jax.experimental.export
-            from jax.experimental import export as old
+            from jax.experimental import export as old  # type: ignore[attr-defined]
         except ImportError:
             raise NotApplicable("this JAX has no jax.export") from None
         exported = old.export(jax.jit(case.g))(*avals)

@@ -13,10 +13,9 @@ UNSUPPORTED = {
 }
 PRINT_UNSUPPORTED = {
     **UNSUPPORTED,
-    **{
-        n: "jax.debug.print formats text; observe values with jax.debug.callback"
-        for n in OBSERVERS
-    },
+    **dict.fromkeys(
+        OBSERVERS, "jax.debug.print formats text; observe values with jax.debug.callback"
+    ),
 }
 
 

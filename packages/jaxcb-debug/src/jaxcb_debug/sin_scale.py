@@ -68,4 +68,6 @@ def sin_scale(
     out = jnp.sin(x) * y + 1
     jax.debug.callback(functools.partial(on_host, report), x, y, out, ordered=ordered)
     return out
+
+
 # --8<-- [end:pattern]

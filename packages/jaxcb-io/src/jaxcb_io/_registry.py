@@ -6,7 +6,16 @@ import functools
 import importlib
 from typing import Any
 
-NAMES = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root", "log_steps", "host_draw", "progress")
+NAMES = (
+    "sin_scale",
+    "sum_mean",
+    "bessel_jv",
+    "expm",
+    "cubic_root",
+    "log_steps",
+    "host_draw",
+    "progress",
+)
 
 
 def variants() -> list[dict[str, Any]]:

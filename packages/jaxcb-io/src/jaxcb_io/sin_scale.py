@@ -56,4 +56,6 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, ordered: bool = False) -> jax.Array
     x, y = _check(x, y)
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
     return io_callback(on_host, out_type, x, y, ordered=ordered)
+
+
 # --8<-- [end:pattern]

@@ -10,7 +10,7 @@ import jax
 
 def call(on_host: Callable[..., Any], result: Any, *args: Any) -> Any:
     """`host_callback.call` with a tuple argument (the API takes exactly one)."""
-    from jax.experimental import host_callback as hcb
+    import jax.experimental.host_callback as hcb
 
     return hcb.call(lambda a: on_host(*a), args, result_shape=result)
 

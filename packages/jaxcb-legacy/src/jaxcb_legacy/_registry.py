@@ -16,7 +16,7 @@ def _has_host_callback() -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            from jax.experimental import host_callback as hcb
+            import jax.experimental.host_callback as hcb
 
             hcb.id_tap  # noqa: B018 (raises on JAX versions that keep only a stub)
     except (ImportError, AttributeError):

@@ -17,25 +17,25 @@ import scipy.special
 from . import _pure
 
 
-def on_host(v, z):  # type: ignore[no-untyped-def]
+def on_host(v, z):
     """Runs on the host."""
     z = np.asarray(z)
     return scipy.special.jv(np.asarray(v), z).astype(z.dtype)
 
 
-def _result(v, z):  # type: ignore[no-untyped-def]
+def _result(v, z):
     return jax.ShapeDtypeStruct(
         jnp.broadcast_shapes(jnp.shape(v), jnp.shape(z)), jnp.result_type(z)
     )
 
 
-def bessel_jv_call(v, z) -> Any:  # type: ignore[no-untyped-def]
+def bessel_jv_call(v, z) -> Any:
     return _pure.call(on_host, _result(v, z), v, z)
 
 
-def bessel_jv_vectorized(v, z) -> Any:  # type: ignore[no-untyped-def]
+def bessel_jv_vectorized(v, z) -> Any:
     return _pure.vectorized(on_host, _result(v, z), v, z)
 
 
-def bessel_jv_sequential(v, z) -> Any:  # type: ignore[no-untyped-def]
+def bessel_jv_sequential(v, z) -> Any:
     return _pure.sequential(on_host, _result(v, z), v, z)

@@ -17,7 +17,7 @@ import scipy.optimize
 from . import _pure
 
 
-def on_host(a, b):  # type: ignore[no-untyped-def]
+def on_host(a, b):
     """Runs on the host."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
     roots = [
@@ -31,19 +31,19 @@ def on_host(a, b):  # type: ignore[no-untyped-def]
     return np.asarray(roots, a.dtype).reshape(a.shape)
 
 
-def _result(a, b):  # type: ignore[no-untyped-def]
+def _result(a, b):
     return jax.ShapeDtypeStruct(
         jnp.broadcast_shapes(jnp.shape(a), jnp.shape(b)), jnp.result_type(a)
     )
 
 
-def cubic_root_call(a, b) -> Any:  # type: ignore[no-untyped-def]
+def cubic_root_call(a, b) -> Any:
     return _pure.call(on_host, _result(a, b), a, b)
 
 
-def cubic_root_vectorized(a, b) -> Any:  # type: ignore[no-untyped-def]
+def cubic_root_vectorized(a, b) -> Any:
     return _pure.vectorized(on_host, _result(a, b), a, b)
 
 
-def cubic_root_sequential(a, b) -> Any:  # type: ignore[no-untyped-def]
+def cubic_root_sequential(a, b) -> Any:
     return _pure.sequential(on_host, _result(a, b), a, b)

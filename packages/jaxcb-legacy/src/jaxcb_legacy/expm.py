@@ -17,23 +17,23 @@ import scipy.linalg
 from . import _pure
 
 
-def on_host(a):  # type: ignore[no-untyped-def]
+def on_host(a):
     """Runs on the host."""
     a = np.asarray(a)
     return scipy.linalg.expm(a).astype(a.dtype)
 
 
-def _result(a):  # type: ignore[no-untyped-def]
+def _result(a):
     return jax.ShapeDtypeStruct(jnp.shape(a), jnp.result_type(a))
 
 
-def expm_call(a) -> Any:  # type: ignore[no-untyped-def]
+def expm_call(a) -> Any:
     return _pure.call(on_host, _result(a), a)
 
 
-def expm_vectorized(a) -> Any:  # type: ignore[no-untyped-def]
+def expm_vectorized(a) -> Any:
     return _pure.vectorized(on_host, _result(a), a)
 
 
-def expm_sequential(a) -> Any:  # type: ignore[no-untyped-def]
+def expm_sequential(a) -> Any:
     return _pure.sequential(on_host, _result(a), a)

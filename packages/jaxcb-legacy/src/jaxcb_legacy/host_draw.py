@@ -18,7 +18,7 @@ def on_host(rng: Any, shape: tuple[int, ...], _: Any) -> np.ndarray:
 
 
 def host_draw(shape: tuple[int, ...], *, rng: Any = None) -> Any:
-    from jax.experimental import host_callback as hcb
+    import jax.experimental.host_callback as hcb
 
     fn = functools.partial(on_host, _RNG if rng is None else rng, tuple(shape))
     return hcb.call(

@@ -29,7 +29,7 @@ def on_host(log: Log | None, arg: tuple[Any, Any], transforms: Any) -> None:
 
 
 def log_steps(x0: Any, n: int, *, log: Log | None = None) -> Any:
-    from jax.experimental import host_callback as hcb
+    import jax.experimental.host_callback as hcb
 
     tap = functools.partial(on_host, log)
 

@@ -24,7 +24,7 @@ def on_host(report: Report | None, arg: tuple[Any, Any], transforms: Any) -> Non
 
 
 def progress(x0: Any, n: int, every: int, *, report: Report | None = None) -> Any:
-    from jax.experimental import host_callback as hcb
+    import jax.experimental.host_callback as hcb
 
     tap = functools.partial(on_host, report)
 

@@ -16,23 +16,23 @@ import numpy as np
 from . import _pure
 
 
-def on_host(x, y):  # type: ignore[no-untyped-def]
+def on_host(x, y):
     """Runs on the host."""
     x, y = np.asarray(x), np.asarray(y)
     return (np.sin(x) * y + 1).astype(x.dtype)
 
 
-def _result(x, y):  # type: ignore[no-untyped-def]
+def _result(x, y):
     return jax.ShapeDtypeStruct(jnp.shape(x), jnp.result_type(x))
 
 
-def sin_scale_call(x, y) -> Any:  # type: ignore[no-untyped-def]
+def sin_scale_call(x, y) -> Any:
     return _pure.call(on_host, _result(x, y), x, y)
 
 
-def sin_scale_vectorized(x, y) -> Any:  # type: ignore[no-untyped-def]
+def sin_scale_vectorized(x, y) -> Any:
     return _pure.vectorized(on_host, _result(x, y), x, y)
 
 
-def sin_scale_sequential(x, y) -> Any:  # type: ignore[no-untyped-def]
+def sin_scale_sequential(x, y) -> Any:
     return _pure.sequential(on_host, _result(x, y), x, y)

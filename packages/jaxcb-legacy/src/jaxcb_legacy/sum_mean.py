@@ -16,23 +16,23 @@ import numpy as np
 from . import _pure
 
 
-def on_host(x):  # type: ignore[no-untyped-def]
+def on_host(x):
     """Runs on the host."""
     x = np.asarray(x)
     return x.sum(axis=-1).astype(x.dtype), x.mean(axis=-1).astype(x.dtype)
 
 
-def _result(x):  # type: ignore[no-untyped-def]
+def _result(x):
     return (jax.ShapeDtypeStruct(jnp.shape(x)[:-1], jnp.result_type(x)),) * 2
 
 
-def sum_mean_call(x) -> Any:  # type: ignore[no-untyped-def]
+def sum_mean_call(x) -> Any:
     return _pure.call(on_host, _result(x), x)
 
 
-def sum_mean_vectorized(x) -> Any:  # type: ignore[no-untyped-def]
+def sum_mean_vectorized(x) -> Any:
     return _pure.vectorized(on_host, _result(x), x)
 
 
-def sum_mean_sequential(x) -> Any:  # type: ignore[no-untyped-def]
+def sum_mean_sequential(x) -> Any:
     return _pure.sequential(on_host, _result(x), x)

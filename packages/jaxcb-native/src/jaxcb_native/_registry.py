@@ -8,9 +8,7 @@ from typing import Any
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 UNSUPPORTED = {
     "log_steps": "compiled JAX code cannot reach the host without a callback",
-    "host_draw": (
-        "a host numpy Generator is host state; native code uses jax.random keys instead"
-    ),
+    "host_draw": ("a host numpy Generator is host state; native code uses jax.random keys instead"),
     "progress": "compiled JAX code cannot reach the host without a callback",
 }
 

@@ -36,4 +36,6 @@ def sin_scale(x: ArrayLike, y: ArrayLike) -> jax.Array:
     """
     x, y = _check(x, y)
     return jnp.sin(x) * y + 1
+
+
 # --8<-- [end:pattern]

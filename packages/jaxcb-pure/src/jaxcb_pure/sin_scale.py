@@ -37,6 +37,8 @@ def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     out = np.sin(x) * y  # broadcasts: under vmap either argument may carry the batch
     out += 1
     return out
+
+
 # --8<-- [end:host]
 
 
@@ -58,6 +60,8 @@ def sin_scale_callback(
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
     return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method)
+
+
 # --8<-- [end:callback]
 
 
@@ -90,4 +94,6 @@ def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-d
     dx, dy = tangents
     out = _sin_scale(vmap_method, x, y)
     return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+
+
 # --8<-- [end:pattern]
