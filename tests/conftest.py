@@ -15,6 +15,7 @@ environments do that before pytest starts.
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import platform
@@ -22,7 +23,6 @@ import shutil
 import sys
 
 import jax
-import jaxlib
 import numpy as np
 import pytest
 
@@ -64,7 +64,8 @@ def banner() -> list[str]:
     """The lines printed at the top of every test session."""
     devices = jax.devices()
     return [
-        f"jaxcb: JAX {jax.__version__}, jaxlib {jaxlib.__version__}, NumPy {np.__version__}, "
+        f"jaxcb: JAX {jax.__version__}, jaxlib {importlib.metadata.version('jaxlib')}, "
+        f"NumPy {np.__version__}, "
         f"Python {platform.python_version()} ({platform.python_implementation()})",
         f"jaxcb: platform {platform.platform()}, {os.cpu_count()} CPU cores",
         f"jaxcb: backend {jax.default_backend()}, {len(devices)} device(s) ({_HOW})",
