@@ -74,6 +74,17 @@ def banner() -> list[str]:
     ]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # Here rather than in tests/matrix/: pytest reads this conftest before it knows which
+    # tests run, so `tox -e py312 -- --update-matrix` works without naming tests/matrix.
+    parser.addoption(
+        "--update-matrix",
+        action="store_true",
+        default=False,
+        help="rewrite docs/data/matrix/<jax>-<platform>-<n>.json from the cells this run measured",
+    )
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     return banner()
 
