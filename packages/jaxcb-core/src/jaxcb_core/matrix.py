@@ -746,15 +746,11 @@ def merge_and_write(path: Path, cells: Sequence[Cell]) -> int:
         kept.values(),
         key=lambda c: order.get((c["variant"], c["computation"], c["transform"]), 1 << 30),
     )
-    result = Matrix(
+    Matrix(
         environment=environment.describe(),
         variants=[_variant_json(v) for v in variants],
         computations=[_computation_json(c) for c in CATALOG],
         transforms=[_transform_json(t) for t in TRANSFORMS],
-        cells=[],
-    )
-    data = result.to_json()
-    data["cells"] = ordered
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        cells=[Cell(**c) for c in ordered],
+    ).write(path)
     return len(ordered)

@@ -153,7 +153,6 @@ class Trial:
     expected: Any
     calls: list[tuple[Any, ...]]
     derivative: bool = False
-    per_element: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,7 +214,7 @@ def _vmap_like(wrap: Wrap) -> Callable[[Case], Trial]:
     def run(case: Case) -> Trial:
         dyn, elems = case.batched()
         out = wrap(case.g, case.in_axes())(*dyn)
-        return Trial(out, _stack([case.ref(*e) for e in elems]), elems, per_element=True)
+        return Trial(out, _stack([case.ref(*e) for e in elems]), elems)
 
     return run
 
@@ -252,7 +251,7 @@ def _shard_map(case: Case) -> Trial:
     in_specs = tuple(PartitionSpec("i") if a == 0 else PartitionSpec() for a in axes)
     f = _shard_map_fn()(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec("i"))
     out = jax.jit(f)(*dyn)
-    return Trial(out, _stack([case.ref(*e) for e in elems]), elems, per_element=True)
+    return Trial(out, _stack([case.ref(*e) for e in elems]), elems)
 
 
 def _sharded_jit(case: Case) -> Trial:
@@ -352,7 +351,7 @@ def _vmap_grad(case: Case) -> Trial:
     out = jax.vmap(per)(dyn[idx])
     expected = np.stack([case.grad_ref(case.with_diff(base, e[idx])) for e in elems])
     calls = [case.with_diff(base, e[idx]) for e in elems]
-    return Trial(out, expected, calls, derivative=True, per_element=True)
+    return Trial(out, expected, calls, derivative=True)
 
 
 # --- control flow -----------------------------------------------------------------------------
@@ -416,7 +415,7 @@ def _vmap_cond(case: Case) -> Trial:
     out = jax.vmap(f, in_axes=(0, *case.in_axes()))(preds, *dyn)
     refs = [case.ref(*e) if p else _zeros_np(zeros) for p, e in zip(preds, elems, strict=True)]
     calls = [e for p, e in zip(preds, elems, strict=True) if p]
-    return Trial(out, _stack(refs), calls, per_element=True)
+    return Trial(out, _stack(refs), calls)
 
 
 def _vmap_while(case: Case) -> Trial:
@@ -432,7 +431,7 @@ def _vmap_while(case: Case) -> Trial:
 
     out = jax.vmap(f, in_axes=(0, *case.in_axes()))(trips, *dyn)
     calls = [e for n, e in zip(trips, elems, strict=True) for _ in range(int(n))]
-    return Trial(out, _stack([case.ref(*e) for e in elems]), calls, per_element=True)
+    return Trial(out, _stack([case.ref(*e) for e in elems]), calls)
 
 
 # --- export -----------------------------------------------------------------------------------
