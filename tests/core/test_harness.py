@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 import types
+from typing import Any
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from jaxcb_core import cli, matrix
+from jaxcb_core import checks, cli, matrix
 from jaxcb_core.catalog import CATALOG, by_name
+from jaxcb_core.cell import run_cell
 from jaxcb_core.mechanisms import discover, from_dict
+from jaxcb_core.schema import Cell, MatrixFile, VariantInfo, load_matrix
 from jaxcb_core.transforms import TRANSFORMS, by_id
 
 EXPECTED = [[(1, np.array([1.0])), (2, np.array([2.0]))], [(1, np.array([5.0]))]]
 
 
 def _check(actual: list[tuple[int, np.ndarray | None]]) -> dict:
-    return matrix._check_effects(EXPECTED, actual, rtol=1e-6, atol=0)
+    return checks.effects(EXPECTED, actual, rtol=1e-6, atol=0).model_dump()
 
 
 def test_effects_exact() -> None:
@@ -51,7 +54,7 @@ def test_effects_values_must_match() -> None:
 
 def test_batched_records_are_split_per_element() -> None:
     records = [(np.array([1, 1]), np.array([[1.0], [5.0]])), (np.array(2), np.array([2.0]))]
-    split = matrix._split(records)
+    split = checks.split(records)
     assert [k for k, _ in split] == [1, 1, 2]
     assert _check(split)["verdict"] == "exact"
 
@@ -67,6 +70,7 @@ def _variant_dict(**over: object) -> dict:
         "implementations": {},
         "modules": {},
         "unsupported": {c.name: "because" for c in CATALOG},
+        "probe": None,
     }
     d.update(over)
     return d
@@ -98,7 +102,7 @@ def test_discovered_variants_cover_the_catalog() -> None:
 
 def test_unsupported_cell_is_not_applicable_with_the_registry_reason() -> None:
     variant = from_dict(_variant_dict())
-    cell = matrix.run_cell(variant, by_name("expm"), by_id("jit"))
+    cell = run_cell(variant, by_name("expm"), by_id("jit"))
     assert (cell.status, cell.reason, cell.host_calls) == ("n/a", "because", None)
     assert cell.test == "tests/matrix/test_matrix.py::test_cell[x/y|expm|jit]"
 
@@ -121,21 +125,27 @@ def test_cell_records_errors_and_wrong_results() -> None:
     impls = {"sin_scale": wrong}
     unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
     v = from_dict(
-        _variant_dict(implementations=impls, unsupported=unsupported, modules={"sin_scale": module})
+        _variant_dict(
+            implementations=impls,
+            unsupported=unsupported,
+            modules={"sin_scale": module},
+            probe={"sin_scale": ("on_host",)},
+        )
     )
-    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("eager"))
+    cell = run_cell(v, by_name("sin_scale"), by_id("eager"))
     assert cell.status == "wrong"
     assert cell.reason is not None
     assert cell.reason.startswith("output 0: values differ from the reference")
     assert (cell.host_calls, cell.shapes) == (1, ["float32[8]"])
     v = from_dict(_variant_dict(implementations={"sin_scale": broken}, unsupported=unsupported))
-    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("jit"))
+    cell = run_cell(v, by_name("sin_scale"), by_id("jit"))
     assert (cell.status, cell.error_type, cell.error) == ("error", "NotImplementedError", "nope")
+    assert cell.host_calls is None  # no probe: nothing of it runs on the host
 
 
 def test_compare_lists_changed_fields() -> None:
-    cell = matrix.Cell("v", "c", "t", status="ok", host_calls=2)
-    old = cell.to_json() | {"status": "error", "host_calls": 1}
+    cell = Cell(variant="v", computation="c", transform="t", status="ok", host_calls=2)
+    old = cell.model_copy(update={"status": "error", "host_calls": 1})
     assert matrix.compare(old, cell) == [
         "status: committed 'error', measured 'ok'",
         "host_calls: committed 1, measured 2",
@@ -144,32 +154,41 @@ def test_compare_lists_changed_fields() -> None:
 
 def test_terminal_view_fits_80_columns(tmp_path: Path) -> None:
     variants = discover()
-    data = matrix.Matrix(
-        environment={
-            "jax": "x",
-            "jaxlib": "x",
-            "python": "3",
-            "platform": "cpu",
-            "device_count": 4,
-            "device_kind": "cpu",
-        },
-        variants=[matrix._variant_json(v) for v in variants],
-        computations=[matrix._computation_json(c) for c in CATALOG],
-        transforms=[matrix._transform_json(t) for t in TRANSFORMS],
-        cells=[
-            matrix.Cell(v.id, c.name, t.id, status="ok")
-            for v in variants
-            for c in CATALOG
-            for t in TRANSFORMS
-        ],
-    ).to_json()
+    env = {
+        "jax": "x",
+        "jaxlib": "x",
+        "python": "3",
+        "numpy": "2",
+        "scipy": "1",
+        "platform": "cpu",
+        "device_count": 4,
+        "device_kind": "cpu",
+        "x64": False,
+        "machine": "x86_64",
+        "processor": "p",
+        "os": "linux",
+    }
+    data = MatrixFile.model_validate(
+        {
+            "environment": env,
+            "variants": [VariantInfo.model_validate(v.to_json()) for v in variants],
+            "computations": [matrix.computation_info(c) for c in CATALOG],
+            "transforms": [matrix.transform_info(t) for t in TRANSFORMS],
+            "cells": [
+                Cell(variant=v.id, computation=c.name, transform=t.id, status="ok")
+                for v in variants
+                for c in CATALOG
+                for t in TRANSFORMS
+            ],
+        }
+    )
     text = cli.render(data)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "sin_scale" in text
     assert "vmap∘grad" in text
     path = tmp_path / "m.json"
-    path.write_text(json.dumps(data | {"schema": matrix.SCHEMA}))
-    assert matrix.load(path)["cells"][0]["status"] == "ok"
+    path.write_text(json.dumps(data.model_dump(mode="json", by_alias=True)))
+    assert load_matrix(path).cells[0].status == "ok"
 
 
 def test_cli_catalog_lists_every_computation_and_variant(
@@ -198,9 +217,9 @@ def test_cli_matrix_runs_a_slice_and_refuses_partial_writes(
 
 def test_a_whole_batch_per_step_is_split_by_the_state_rank() -> None:
     records = [(np.array(1), np.array([[1.0], [5.0]])), (np.array(2), np.array([2.0]))]
-    assert [k for k, _ in matrix._split(records, state_ndim=1)] == [1, 1, 2]
-    assert _check(matrix._split(records, state_ndim=1))["verdict"] == "exact"
-    assert len(matrix._split(records)) == 2
+    assert [k for k, _ in checks.split(records, state_ndim=1)] == [1, 1, 2]
+    assert _check(checks.split(records, state_ndim=1))["verdict"] == "exact"
+    assert len(checks.split(records)) == 2
 
 
 def test_a_variant_may_limit_its_transforms_but_must_say_why() -> None:
@@ -215,5 +234,27 @@ def test_a_variant_may_limit_its_transforms_but_must_say_why() -> None:
             implementations=impls, unsupported=unsupported, transforms=["vmap"], scope="only vmap"
         )
     )
-    cell = matrix.run_cell(v, by_name("sin_scale"), by_id("jit"))
+    cell = run_cell(v, by_name("sin_scale"), by_id("jit"))
     assert (cell.status, cell.reason) == ("n/a", "only vmap")
+
+
+def test_a_mapping_probe_must_name_host_functions_that_exist() -> None:
+    module = types.SimpleNamespace(on_host=print, __name__="m")
+    impls = {"sin_scale": lambda x, y: x}
+    unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
+    base: dict[str, Any] = {
+        "implementations": impls,
+        "unsupported": unsupported,
+        "modules": {"sin_scale": module},
+    }
+    with pytest.raises(ValueError, match="m has no host function 'on_host_vjp'"):
+        from_dict(_variant_dict(**base, probe={"sin_scale": ("on_host", "on_host_vjp")}))
+    with pytest.raises(ValueError, match=r"the probe names no host function for \['sin_scale'\]"):
+        from_dict(_variant_dict(**base, probe={}))
+    with pytest.raises(ValueError, match="probe must be None"):
+        from_dict(_variant_dict(**base, probe="on_host"))
+
+
+def test_a_registry_key_nobody_reads_is_an_error() -> None:
+    with pytest.raises(ValueError, match=r"unknown keys \['modles'\]"):
+        from_dict(_variant_dict(modles={}))

@@ -14,36 +14,35 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
-
 import pytest
 
-from jaxcb_core import matrix
+from jaxcb_core import matrix, pool
 from jaxcb_core.catalog import CATALOG
 from jaxcb_core.mechanisms import discover
+from jaxcb_core.schema import Cell, load_matrix
 from jaxcb_core.transforms import TRANSFORMS
 
 KEYS = [f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in TRANSFORMS]
 
 
 @functools.cache
-def committed() -> dict[tuple[str, str, str], dict[str, Any]]:
+def committed() -> dict[tuple[str, str, str], Cell]:
     path = matrix.data_path()
     if not path.exists():
         return {}
-    return {(c["variant"], c["computation"], c["transform"]): c for c in matrix.load(path)["cells"]}
+    return load_matrix(path).cell_map()
 
 
 @pytest.fixture(scope="session")
-def measured(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], matrix.Cell]:
+def measured(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], Cell]:
     """Every selected cell, measured once; written to the data file with --update-matrix."""
     selected = [
         tuple(item.callspec.params["key"].split("|"))
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_cell"
     ]
-    workers = int(os.environ.get("JAXCB_MATRIX_WORKERS", matrix.default_workers()))
-    cells = matrix.run_cells(selected, workers=workers)
+    workers = int(os.environ.get("JAXCB_MATRIX_WORKERS", pool.default_workers()))
+    cells = pool.run_cells(selected, workers=workers)
     if request.config.getoption("--update-matrix"):
         path = matrix.data_path()
         total = matrix.merge_and_write(path, cells)
@@ -53,7 +52,7 @@ def measured(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], matri
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_cell(key: str, measured: dict[tuple[str, str, str], matrix.Cell]) -> None:
+def test_cell(key: str, measured: dict[tuple[str, str, str], Cell]) -> None:
     variant, computation, transform = key.split("|")
     cell = measured[(variant, computation, transform)]
     old = committed().get(cell.key())

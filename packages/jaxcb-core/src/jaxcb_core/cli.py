@@ -17,7 +17,10 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .schema import MatrixFile
 
 SYMBOL = {"ok": "✓", "wrong": "≠", "error": "✗", "n/a": "·"}
 
@@ -52,7 +55,7 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
 
 def _cmd_smoke(args: argparse.Namespace) -> int:
     from .catalog import CATALOG
-    from .matrix import run_cell
+    from .cell import run_cell
     from .mechanisms import discover
     from .transforms import by_id
 
@@ -76,52 +79,52 @@ def _cmd_smoke(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def render(data: dict[str, Any], width: int = 80) -> str:
+def render(data: MatrixFile, width: int = 80) -> str:
     """The matrix as text: one block per computation, transforms down, variants across."""
-    variants = data["variants"]
-    transforms = data["transforms"]
-    cells = {(c["variant"], c["computation"], c["transform"]): c for c in data["cells"]}
-    env = data["environment"]
+    variants = data.variants
+    transforms = data.transforms
+    cells = data.cell_map()
+    env = data.environment
     lines = [
-        f"JAX {env['jax']} (jaxlib {env['jaxlib']}), Python {env['python']}, "
-        f"{env['platform']} × {env['device_count']} ({env['device_kind']})",
+        f"JAX {env.jax} (jaxlib {env.jaxlib}), Python {env.python}, "
+        f"{env.platform} × {env.device_count} ({env.device_kind}), "
+        f"{env.process_count} process{'es' if env.process_count > 1 else ''}",
         "  " + "  ".join(f"{SYMBOL[s]} {s}" for s in SYMBOL),
         "",
         "Columns:",
     ]
     for i, v in enumerate(variants, 1):
-        lines.append(f"  {i:>2} {v['id']}")
-    label_w = max(len(t["label"]) for t in transforms) + 1
-    for comp in data["computations"]:
-        lines += ["", f"{comp['name']}: {comp['summary']}"[:width]]
+        lines.append(f"  {i:>2} {v.id}")
+    label_w = max(len(t.label) for t in transforms) + 1
+    for comp in data.computations:
+        lines += ["", f"{comp.name}: {comp.summary}"[:width]]
         lines.append(" " * label_w + "".join(f"{i:>3}" for i in range(1, len(variants) + 1)))
         for t in transforms:
-            row = [
-                SYMBOL.get(cells.get((v["id"], comp["name"], t["id"]), {}).get("status", ""), " ")
-                for v in variants
-            ]
-            lines.append(f"{t['label']:<{label_w}}" + "".join(f"{s:>3}" for s in row))
+            found = (cells.get((v.id, comp.name, t.id)) for v in variants)
+            row = [SYMBOL[c.status] if c else " " for c in found]
+            lines.append(f"{t.label:<{label_w}}" + "".join(f"{s:>3}" for s in row))
     return "\n".join(lines)
 
 
-def details(data: dict[str, Any], width: int = 80) -> str:
+def details(data: MatrixFile, width: int = 80) -> str:
     """One line per cell that is not ``ok`` (why), for ``--details``."""
     out = []
-    for c in data["cells"]:
-        if c["status"] == "ok":
+    for c in data.cells:
+        if c.status == "ok":
             continue
-        why = c["reason"] or f"{c['error_type']}: {c['error']}"
-        out.append(f"{SYMBOL[c['status']]} {c['variant']} | {c['computation']} | {c['transform']}")
+        why = c.reason or f"{c.error_type}: {c.error}"
+        out.append(f"{SYMBOL[c.status]} {c.variant} | {c.computation} | {c.transform}")
         out.append(textwrap.fill(why, width=width, initial_indent="    ", subsequent_indent="    "))
     return "\n".join(out)
 
 
 def _cmd_matrix(args: argparse.Namespace) -> int:
     from . import matrix
+    from .schema import Cell, dump, load_matrix
 
     width = shutil.get_terminal_size((80, 24)).columns
     if args.show:
-        data = matrix.load(Path(args.show))
+        data = load_matrix(Path(args.show))
         print(render(data, width))
         if args.details:
             print("\n" + details(data, width))
@@ -133,7 +136,7 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
 
     done = 0
 
-    def tick(cell: matrix.Cell) -> None:
+    def tick(cell: Cell) -> None:
         nonlocal done
         done += 1
         if args.verbose:
@@ -147,26 +150,23 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
     result = matrix.run_matrix(
         args.mechanism, args.computation, args.transform, progress=tick, workers=args.jobs
     )
-    data = result.to_json()
-    print(render(data, width))
+    print(render(result, width))
     if args.details:
-        print("\n" + details(data, width))
-    print(f"\n{len(result.cells)} cells in {result.environment['duration_s']} s")
+        print("\n" + details(result, width))
+    print(f"\n{len(result.cells)} cells in {result.environment.duration_s} s")
     path = Path(args.output) if args.output else matrix.data_path(result.environment)
     partial = bool(args.mechanism or args.computation or args.transform)
     if args.write:
         if partial:
             print("refusing to --write a partial matrix: drop -m/-c/-t", file=sys.stderr)
             return 2
-        result.write(path)
+        dump(result, path)
         print(f"wrote {path}")
     if args.check:
         if not path.exists():
             print(f"no committed matrix at {path}: run `jaxcb matrix --write`", file=sys.stderr)
             return 1
-        committed = {
-            (c["variant"], c["computation"], c["transform"]): c for c in matrix.load(path)["cells"]
-        }
+        committed = load_matrix(path).cell_map()
         changed = 0
         for cell in result.cells:
             old = committed.get(cell.key())

@@ -57,6 +57,7 @@ def describe() -> dict[str, Any]:
         "platform": devices[0].platform,
         "device_kind": devices[0].device_kind,
         "device_count": len(devices),
+        "process_count": jax.process_count(),
         "x64": bool(jax.config.jax_enable_x64),
         "machine": platform.machine(),
         "processor": cpu_model(),

@@ -17,22 +17,29 @@ of any import of this harness. The keys are:
 ``package``
     the import name of the package that provides it.
 ``order``
-    sort key for tables.
+    sort key for tables; a package's first variant (lowest order) is its own column
+    wherever one column per package is shown.
 ``implementations``
     ``{computation name: callable}``: the callables take the catalog's positional
-    arguments (and the computation's sink keyword, for effects).
+    arguments (and the computation's sink keyword, for effects, if they accept it).
 ``modules``
-    ``{computation name: module}``: the pattern module, whose ``on_host``
-    function (if any) is what runs on the host. The harness wraps it to count
-    host calls.
+    ``{computation name: module}``: the pattern module of each implementation.
 ``unsupported``
     ``{computation name: reason}``: computations this mechanism cannot express.
+``probe``
+    how the host side is observed: ``None`` (nothing runs on the host), the names of
+    every host function of each pattern module, or a probe object of the package's own
+    (:mod:`jaxcb_core.probe` has the contract).
 ``transforms`` (optional)
     the transform ids this variant is measured under, when it differs from another
     row in one respect only (``pure_callback`` with another ``vmap_method`` is
     measured under the transforms that batch); the others are "not applicable".
 ``scope`` (optional)
     why, shown in those cells.
+``bare`` (optional)
+    the mechanism's minimal forms, for the benchmarks: ``"call"``,
+    ``call(host, result_type, *args)`` computing a result on the host, and/or
+    ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to the host.
 
 The core never imports a mechanism package by name: adding a package adds rows.
 """
@@ -40,12 +47,14 @@ The core never imports a mechanism package by name: adding a package adds rows.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import types
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
-from .catalog import CATALOG
+from .probe import Probe, make_probe
 
 GROUP = "jaxcb.mechanisms"
 
@@ -65,22 +74,60 @@ class Variant:
     implementations: Mapping[str, Callable[..., Any]]
     modules: Mapping[str, types.ModuleType]
     unsupported: Mapping[str, str]
+    probe: Probe | None
     transforms: tuple[str, ...] | None = None
     scope: str = ""
+    bare: Mapping[str, Callable[..., Any]] = dataclasses.field(default_factory=dict)
 
     def implementation(self, name: str) -> Callable[..., Any] | None:
         return self.implementations.get(name)
 
+    @property
+    def reaches_host(self) -> bool:
+        """False for the baseline: nothing of this variant runs on the host."""
+        return self.probe is not None
 
-_OPTIONAL = {"transforms", "scope"}
+    def measured_under(self, transform: str) -> bool:
+        return self.transforms is None or transform in self.transforms
+
+    def takes(self, computation: str, keyword: str) -> bool:
+        """Whether the implementation of ``computation`` accepts ``keyword`` (a sink)."""
+        fn = self.implementations[computation]
+        try:
+            params = inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            return False
+        return keyword in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """What the data files record of this variant (everything the site shows)."""
+        return {
+            "id": self.id,
+            "mechanism": self.mechanism,
+            "label": self.label,
+            "doc": self.doc,
+            "package": self.package,
+            "order": self.order,
+            "unsupported": dict(sorted(self.unsupported.items())),
+            "transforms": None if self.transforms is None else list(self.transforms),
+            "scope": self.scope,
+        }
+
+
+_OPTIONAL = {"transforms", "scope", "bare"}
 _KEYS = {f.name for f in dataclasses.fields(Variant)} - _OPTIONAL
 
 
 def from_dict(d: Mapping[str, Any]) -> Variant:
     """Validate one registry dictionary and turn it into a :class:`Variant`."""
+    from .catalog import CATALOG
+
     missing = _KEYS - d.keys()
     if missing:
         raise ValueError(f"variant {d.get('id', '?')!r} lacks keys {sorted(missing)}")
+    unknown_keys = d.keys() - _KEYS - _OPTIONAL
+    if unknown_keys:
+        raise ValueError(f"variant {d['id']!r} has unknown keys {sorted(unknown_keys)}")
     known = {c.name for c in CATALOG}
     for key in ("implementations", "unsupported"):
         unknown = set(d[key]) - known
@@ -98,15 +145,30 @@ def from_dict(d: Mapping[str, Any]) -> Variant:
     transforms = d.get("transforms")
     if transforms is not None and not d.get("scope"):
         raise ValueError(f"variant {d['id']!r} limits its transforms without saying why (scope)")
+    try:
+        probe = make_probe(d["probe"], d["modules"])
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"variant {d['id']!r}: {e}") from None
+    if isinstance(d["probe"], Mapping):
+        unprobed = set(d["implementations"]) - set(d["probe"])
+        if unprobed:
+            raise ValueError(
+                f"variant {d['id']!r}: the probe names no host function for {sorted(unprobed)}"
+            )
+    bare = dict(d.get("bare") or {})
+    if set(bare) - {"call", "send"}:
+        raise ValueError(f"variant {d['id']!r}: bare forms are 'call' and 'send', got {set(bare)}")
     return Variant(
-        **{k: d[k] for k in _KEYS},
+        **{k: d[k] for k in _KEYS - {"probe"}},
+        probe=probe,
         transforms=None if transforms is None else tuple(transforms),
         scope=d.get("scope", ""),
+        bare=bare,
     )
 
 
-def discover(group: str = GROUP) -> list[Variant]:
-    """Every variant of every installed mechanism package, sorted by ``order``."""
+@functools.cache
+def _discover(group: str) -> tuple[Variant, ...]:
     out: list[Variant] = []
     for ep in entry_points(group=group):
         factory = ep.load()
@@ -115,4 +177,16 @@ def discover(group: str = GROUP) -> list[Variant]:
     dupes = {i for i in ids if ids.count(i) > 1}
     if dupes:
         raise ValueError(f"duplicate variant ids {sorted(dupes)}")
-    return sorted(out, key=lambda v: (v.order, v.id))
+    return tuple(sorted(out, key=lambda v: (v.order, v.id)))
+
+
+def discover(group: str = GROUP) -> list[Variant]:
+    """Every variant of every installed mechanism package, sorted by ``order``."""
+    return list(_discover(group))
+
+
+def by_id(variant_id: str) -> Variant:
+    for v in discover():
+        if v.id == variant_id:
+            return v
+    raise KeyError(f"no variant {variant_id!r}; installed: {[v.id for v in discover()]}")

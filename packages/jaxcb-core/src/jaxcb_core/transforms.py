@@ -22,128 +22,9 @@ import numpy as np
 from jax import lax
 from jax.sharding import PartitionSpec
 
-from .catalog import Computation
+from .case import BATCH, LOOP, Case, NotApplicable
 
 __all__ = ["TRANSFORMS", "Case", "NotApplicable", "Transform", "Trial", "by_id"]
-
-BATCH = 4  # batch size for vmap-like transforms: one element per device under pmap/shard_map
-LOOP = 3  # iterations of while_loop / fori_loop
-
-
-class NotApplicable(Exception):
-    """The transform does not apply to this computation (the message says why)."""
-
-
-@dataclasses.dataclass
-class Case:
-    """One implementation of one computation, ready to be transformed.
-
-    ``g(*dyn)`` calls the implementation with the array arguments ``dyn`` (static
-    arguments and the sink are already bound); ``ref(*dyn)`` is the reference for
-    one call (stateful for impure computations: each call is the next draw).
-    """
-
-    comp: Computation
-    g: Callable[..., Any]
-    ref: Callable[..., Any]
-    dtype: np.dtype[Any]
-    full_args: tuple[Any, ...]
-
-    @property
-    def dyn_positions(self) -> list[int]:
-        return [i for i in range(len(self.full_args)) if i not in self.comp.static_argnums]
-
-    @property
-    def dyn(self) -> tuple[Any, ...]:
-        return tuple(self.full_args[i] for i in self.dyn_positions)
-
-    def full(self, dyn: Sequence[Any]) -> tuple[Any, ...]:
-        """Positional arguments with ``dyn`` put back around the static ones."""
-        out = list(self.full_args)
-        for pos, value in zip(self.dyn_positions, dyn, strict=True):
-            out[pos] = value
-        return tuple(out)
-
-    def in_axes(self) -> tuple[int | None, ...]:
-        return tuple(0 if p in self.comp.batch_argnums else None for p in self.dyn_positions)
-
-    def batched(self, batch: int = BATCH) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-        """Batched dynamic arguments and the per-element dynamic arguments."""
-        if not self.comp.batch_argnums:
-            raise NotApplicable("no array argument to batch")
-        full = self.comp.batched_args(self.dtype, batch)
-        dyn = tuple(full[i] for i in self.dyn_positions)
-        elems = [
-            tuple(self.comp.element(full, k)[i] for i in self.dyn_positions) for k in range(batch)
-        ]
-        return dyn, elems
-
-    @property
-    def diff_index(self) -> int:
-        if not self.comp.differentiable:
-            raise NotApplicable(f"{self.comp.name} has no derivative to take")
-        assert self.comp.diff_argnum is not None
-        return self.dyn_positions.index(self.comp.diff_argnum)
-
-    def with_diff(self, dyn: Sequence[Any], d: Any) -> tuple[Any, ...]:
-        out = list(dyn)
-        out[self.diff_index] = d
-        return tuple(out)
-
-    def scalar(self, dyn: Sequence[Any]) -> Callable[[Any], Any]:
-        """``d -> sum of every output`` with the differentiable argument free."""
-
-        def h(d: Any) -> Any:
-            leaves = jax.tree_util.tree_leaves(self.g(*self.with_diff(dyn, d)))
-            return sum(jnp.sum(leaf) for leaf in leaves)
-
-        return h
-
-    # --- float64 derivative references from the catalog's jvp_reference ----------------------
-
-    def jacobian(self, dyn: Sequence[Any]) -> tuple[np.ndarray, list[tuple[int, ...]]]:
-        """Reference Jacobian: rows = flattened outputs (leaves concatenated)."""
-        assert self.comp.jvp_reference is not None
-        d = np.asarray(dyn[self.diff_index], np.float64)
-        args64 = self.full(self.with_diff(dyn, d))
-        cols = []
-        shapes: list[tuple[int, ...]] = []
-        for i in range(d.size):
-            e = np.zeros(d.size)
-            e[i] = 1.0
-            out = self.comp.jvp_reference(args64, e.reshape(d.shape))
-            leaves = list(out) if isinstance(out, tuple) else [out]
-            shapes = [np.shape(leaf) for leaf in leaves]
-            cols.append(np.concatenate([np.ravel(leaf) for leaf in leaves]))
-        return np.stack(cols, axis=1), shapes
-
-    def unflatten(
-        self, flat: np.ndarray, shapes: list[tuple[int, ...]], tail: tuple[int, ...]
-    ) -> Any:
-        out, start = [], 0
-        for s in shapes:
-            n = int(np.prod(s, dtype=int))
-            out.append(flat[start : start + n].reshape(tuple(s) + tuple(tail)))
-            start += n
-        return tuple(out) if len(out) > 1 else out[0]
-
-    def grad_ref(self, dyn: Sequence[Any]) -> np.ndarray:
-        jac, _ = self.jacobian(dyn)
-        d = np.asarray(dyn[self.diff_index])
-        return jac.sum(axis=0).reshape(d.shape)
-
-    def hessian_ref(self, dyn: Sequence[Any], eps: float = 1e-4) -> np.ndarray:
-        d = np.asarray(dyn[self.diff_index], np.float64)
-        cols = []
-        for i in range(d.size):
-            e = np.zeros(d.size)
-            e[i] = eps
-            e = e.reshape(d.shape)
-            up = self.grad_ref(self.with_diff(dyn, d + e))
-            down = self.grad_ref(self.with_diff(dyn, d - e))
-            cols.append(((up - down) / (2 * eps)).ravel())
-        return np.stack(cols, axis=1).reshape(d.shape + d.shape)
-
 
 @dataclasses.dataclass
 class Trial:
@@ -291,43 +172,32 @@ def _checkpoint_grad(case: Case) -> Trial:
     return Trial(jax.grad(h)(d), case.grad_ref(dyn), [dyn], derivative=True)
 
 
-def _partial(case: Case, dyn: Sequence[Any]) -> Callable[[Any], Any]:
-    return lambda d: case.g(*case.with_diff(dyn, d))
-
-
 def _jvp(case: Case) -> Trial:
     dyn = case.dyn
     d = dyn[case.diff_index]
     t = _tangent(d)
-    primal, tangent = jax.jvp(_partial(case, dyn), (d,), (t,))
-    jac, shapes = case.jacobian(dyn)
-    expected = (case.ref(*dyn), case.unflatten(jac @ t.ravel().astype(np.float64), shapes, ()))
+    primal, tangent = jax.jvp(case.partial(dyn), (d,), (t,))
+    expected = (case.ref(*dyn), case.jvp_ref(dyn, t))
     return Trial((primal, tangent), expected, [dyn], derivative=True)
 
 
 def _vjp(case: Case) -> Trial:
     dyn = case.dyn
     d = dyn[case.diff_index]
-    primal, pullback = jax.vjp(_partial(case, dyn), d)
+    primal, pullback = jax.vjp(case.partial(dyn), d)
     leaves, tree = jax.tree_util.tree_flatten(primal)
     cots = [_tangent(np.asarray(leaf), seed=11 + i) for i, leaf in enumerate(leaves)]
     (out,) = pullback(jax.tree_util.tree_unflatten(tree, cots))
-    jac, _ = case.jacobian(dyn)
-    flat_c = np.concatenate([c.ravel() for c in cots]).astype(np.float64)
-    return Trial(out, (flat_c @ jac).reshape(np.shape(d)), [dyn], derivative=True)
+    expected = case.vjp_ref(dyn, tuple(cots) if len(cots) > 1 else cots[0])
+    return Trial(out, expected, [dyn], derivative=True)
 
 
 def _jac(which: Callable[..., Any]) -> Callable[[Case], Trial]:
     def run(case: Case) -> Trial:
         dyn = case.dyn
         d = dyn[case.diff_index]
-        out = which(_partial(case, dyn))(d)
-        jac, shapes = case.jacobian(dyn)
-        n_in = np.shape(d)
-        expected = (
-            case.unflatten(jac, shapes, n_in) if n_in else case.unflatten(jac[:, 0], shapes, ())
-        )
-        return Trial(out, expected, [dyn], derivative=True)
+        out = which(case.partial(dyn))(d)
+        return Trial(out, case.jacobian_ref(dyn), [dyn], derivative=True)
 
     return run
 

@@ -30,6 +30,7 @@ from jax.typing import ArrayLike
 
 __all__ = ["log_steps", "log_steps_print", "on_host"]
 
+PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each step
 Log = Callable[[np.ndarray, np.ndarray], Any]
 
 
@@ -95,7 +96,7 @@ def log_steps_print(x0: ArrayLike, n: int) -> jax.Array:
 
     def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
         x = 0.5 * x + 1
-        jax.debug.print("step {k}: {x}", k=k, x=x, ordered=True)
+        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True)
         return x, None
 
     x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))

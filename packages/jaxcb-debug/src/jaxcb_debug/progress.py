@@ -29,6 +29,7 @@ from jax.typing import ArrayLike
 
 __all__ = ["on_host", "progress", "progress_print"]
 
+PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each reported step
 Report = Callable[[np.ndarray, np.ndarray], Any]
 
 
@@ -104,7 +105,7 @@ def progress_print(x0: ArrayLike, n: int, every: int) -> jax.Array:
     x0 = _check("progress_print", x0, n, every)
 
     def send(k: jax.Array, x: jax.Array) -> None:
-        jax.debug.print("step {k}: {x}", k=k, x=x, ordered=True)
+        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True)
 
     def skip(k: jax.Array, x: jax.Array) -> None:
         pass

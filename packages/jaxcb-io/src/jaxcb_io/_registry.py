@@ -6,6 +6,8 @@ import functools
 import importlib
 from typing import Any
 
+from jax.experimental import io_callback
+
 NAMES = (
     "sin_scale",
     "sum_mean",
@@ -16,6 +18,17 @@ NAMES = (
     "host_draw",
     "progress",
 )
+
+
+
+
+def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
+    """The minimal forms the benchmarks compare the patterns with."""
+    return io_callback(host, result_type, *args, ordered=False)
+
+
+def _bare_send(host: Any, *args: Any, ordered: bool = True) -> None:
+    io_callback(host, None, *args, ordered=ordered)
 
 
 def variants() -> list[dict[str, Any]]:
@@ -40,6 +53,8 @@ def variants() -> list[dict[str, Any]]:
                 },
                 "modules": modules,
                 "unsupported": {},
+                "probe": dict.fromkeys(NAMES, ("on_host",)),
+                "bare": {"call": _bare_call, "send": _bare_send},
             }
         )
     return out

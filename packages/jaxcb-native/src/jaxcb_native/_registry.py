@@ -26,5 +26,6 @@ def variants() -> list[dict[str, Any]]:
             "implementations": {n: getattr(m, n) for n, m in modules.items()},
             "modules": modules,
             "unsupported": dict(UNSUPPORTED),
+            "probe": None,  # nothing runs on the host: the baseline
         }
     ]

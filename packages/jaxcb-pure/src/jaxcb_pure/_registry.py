@@ -10,6 +10,8 @@ import functools
 import importlib
 from typing import Any
 
+import jax
+
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 COUNTER_EXAMPLES = ("log_steps", "host_draw")
 UNSUPPORTED = {
@@ -31,6 +33,15 @@ BATCHING = (
     "vmap_while",
 )
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+# Every host function of each module: expm's backward pass runs a second one.
+HOST_FUNCTIONS = {n: ("on_host",) for n in PURE + COUNTER_EXAMPLES} | {
+    "expm": ("on_host", "on_host_vjp")
+}
+
+
+def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
+    """The minimal form the benchmarks compare the patterns with."""
+    return jax.pure_callback(host, result_type, *args, vmap_method="expand_dims")
 
 DOC = {
     "default": "Each pattern's own, justified vmap_method and its custom derivative rule.",
@@ -53,6 +64,8 @@ def variants() -> list[dict[str, Any]]:
         "mechanism": "pure_callback",
         "package": "jaxcb_pure",
         "modules": modules,
+        "probe": HOST_FUNCTIONS,
+        "bare": {"call": _bare_call},
     }
 
     def row(key: str, label: str, order: int, impls: dict[str, Any]) -> dict[str, Any]:

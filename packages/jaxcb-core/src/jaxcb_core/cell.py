@@ -1,0 +1,179 @@
+"""One cell of the support matrix: run a variant × computation × transform, say what happened.
+
+``run_cell`` returns a :class:`~jaxcb_core.schema.Cell`: status (``ok`` / ``wrong`` /
+``error`` / ``n/a``), the exception type and first line of its message, how many times
+the host ran and what it received (through the variant's probe), and for effects
+whether every record arrived exactly once and in order. Results are compared with the
+catalog's NumPy/SciPy reference, not just "did not raise".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import numpy as np
+
+from . import checks
+from .case import Case, NotApplicable
+from .catalog import Computation
+from .mechanisms import Variant
+from .probe import observe
+from .schema import Cell
+from .transforms import Transform, Trial
+
+__all__ = ["DRAW_SEED", "TEST_FILE", "CountingGenerator", "Recorder", "run_cell", "test_id"]
+
+TEST_FILE = "tests/matrix/test_matrix.py"
+DRAW_SEED = 20260101
+
+
+def test_id(variant: str, computation: str, transform: str) -> str:
+    """The pytest id of the snapshot test that checks this cell."""
+    return f"{TEST_FILE}::test_cell[{variant}|{computation}|{transform}]"
+
+
+class Recorder:
+    """The catalog's host sink (``log`` / ``report``): keeps every ``(step, state)`` it gets."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[np.ndarray, np.ndarray | None]] = []
+
+    def __call__(self, k: Any, x: Any) -> None:
+        self.records.append((np.array(k), np.array(x)))
+
+
+class CountingGenerator:
+    """A NumPy Generator whose draws are counted (the ``rng`` sink of ``host_draw``)."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+        self.draws = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._rng, name)
+        if not callable(attr):
+            return attr
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.draws += 1
+            return attr(*args, **kwargs)
+
+        return counted
+
+
+def _sink(comp: Computation) -> Recorder | CountingGenerator | None:
+    if comp.sink == "rng":
+        return CountingGenerator(DRAW_SEED)
+    return Recorder() if comp.sink else None
+
+
+def _case(comp: Computation, fn: Callable[..., Any], dtype: Any) -> Case:
+    full = comp.make_args(np.dtype(dtype))
+    statics = {i: full[i] for i in comp.static_argnums}
+    dyn_pos = [i for i in range(len(full)) if i not in comp.static_argnums]
+
+    def assemble(dyn: Sequence[Any]) -> list[Any]:
+        args: list[Any] = [None] * len(full)
+        for i, v in statics.items():
+            args[i] = v
+        for p, v in zip(dyn_pos, dyn, strict=True):
+            args[p] = v
+        return args
+
+    def g(*dyn: Any) -> Any:
+        return fn(*assemble(dyn))
+
+    twin = np.random.default_rng(DRAW_SEED) if comp.kind == "impure" else None
+
+    def ref(*dyn: Any) -> Any:
+        if twin is not None:
+            return comp.reference(*assemble(dyn), rng=twin)
+        return comp.reference(*assemble(dyn))
+
+    return Case(comp=comp, g=g, ref=ref, dtype=np.dtype(dtype), full_args=tuple(full))
+
+
+def run_cell(
+    variant: Variant,
+    comp: Computation,
+    transform: Transform,
+    dtype: Any = np.float32,
+) -> Cell:
+    """Run one variant × computation × transform and describe what happened."""
+    cell = Cell(
+        variant=variant.id,
+        computation=comp.name,
+        transform=transform.id,
+        status="n/a",
+        test=test_id(variant.id, comp.name, transform.id),
+    )
+    fn = variant.implementation(comp.name)
+    if fn is None:
+        cell.reason = variant.unsupported.get(comp.name, "not implemented")
+        return cell
+    if not variant.measured_under(transform.id):
+        cell.reason = variant.scope
+        return cell
+    sink = _sink(comp)
+    if sink is not None and comp.sink and variant.takes(comp.name, comp.sink):
+        fn = functools.partial(fn, **{comp.sink: sink})
+    case = _case(comp, fn, dtype)
+    trial: Trial | None = None
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with (
+            contextlib.redirect_stdout(io.StringIO()),  # outside the probe: it may read stdout
+            observe(variant.probe, comp.name) as tally,
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
+            try:
+                trial = transform.apply(case)
+                jax.block_until_ready(trial.outputs)
+            finally:
+                jax.effects_barrier()
+    except NotApplicable as e:
+        cell.reason = str(e)
+        return cell
+    except Exception as e:  # the point of the matrix: record what JAX raises
+        cell.status = "error"
+        cell.error_type = type(e).__name__
+        cell.error = checks.first_line(e)
+    if caught:
+        w = caught[0]
+        cell.warning = f"{w.category.__name__}: {checks.first_line(Warning(str(w.message)))}"
+    if tally is not None:
+        cell.host_calls = tally.calls
+        cell.shapes = list(getattr(tally, "shapes", None) or []) or None
+    if trial is None:
+        return cell
+    rtol, atol = checks.tolerance(comp, dtype, trial.derivative, transform.id)
+    problems = [checks.mismatch(trial.outputs, trial.expected, rtol, atol)]
+    if comp.kind == "effect":
+        assert comp.records is not None
+        groups = [comp.records(*case.full(c)) for c in trial.calls]
+        seen = getattr(tally, "records", None)
+        if seen is None:
+            if not isinstance(sink, Recorder) or not variant.takes(comp.name, comp.sink or ""):
+                raise TypeError(
+                    f"{variant.id}.{comp.name} takes no {comp.sink!r} sink and its probe "
+                    "records nothing: the effects cannot be checked"
+                )
+            first = groups[0][0][1] if groups and groups[0] else None
+            seen = checks.split(sink.records, None if first is None else np.ndim(first))
+        cell.effects = checks.effects(groups, seen, rtol, atol)
+    elif comp.kind == "impure":
+        assert isinstance(sink, CountingGenerator)
+        cell.effects = checks.draws(len(trial.calls), sink.draws)
+    if cell.effects is not None:
+        problems.append(checks.effects_problem(cell.effects))
+    found = [p for p in problems if p]
+    cell.status = "wrong" if found else "ok"
+    cell.reason = "; ".join(found) if found else None
+    return cell

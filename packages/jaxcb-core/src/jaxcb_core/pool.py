@@ -1,0 +1,187 @@
+"""Running many cells in worker processes, so that a case that kills its process is a result.
+
+Cells are grouped by variant × computation and the groups run in fresh (spawned)
+processes that ask for as many CPU devices as this one has. A case that aborts its
+process (JAX 0.4.30 has XLA check failures that do) breaks the pool: the groups that had
+not finished run again in a fresh pool; a group broken twice runs in one worker, then
+cell by cell, and the cell that still kills its worker runs once more in its own
+interpreter to capture XLA's fatal message as a ``process crash`` cell.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+
+from . import environment
+from .schema import Cell
+
+__all__ = ["default_workers", "run_cells", "run_group"]
+
+Key = tuple[str, str, str]
+Task = tuple[str, str, tuple[str, ...]]
+_FATAL = re.compile(r"\] (Check failed: .*|.*)$")
+_MARK = "JAXCB-CELL "
+
+
+def default_workers() -> int:
+    """One worker process per core (at most 4): cells compile small XLA programs."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def run_group(task: Task) -> list[Cell]:
+    """Every listed transform of one variant × computation, in this process."""
+    from .catalog import by_name
+    from .cell import run_cell
+    from .mechanisms import by_id as variant
+    from .transforms import by_id as transform
+
+    variant_id, comp_name, transform_ids = task
+    v, c = variant(variant_id), by_name(comp_name)
+    return [run_cell(v, c, transform(t)) for t in transform_ids]
+
+
+def _init_worker(devices: int) -> None:
+    environment.use_cpu_devices(devices)
+
+
+def _crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
+    """The cell of a case that killed its process (an XLA check failure, a segfault)."""
+    from .cell import test_id
+
+    fatal = [
+        line
+        for line in stderr.splitlines()
+        if re.match(r"^(\S+ )?\S*\s*F\d{4} |.* F external/", line)
+    ]
+    message = f"the process died with exit code {returncode}"
+    if fatal:
+        m = _FATAL.search(fatal[-1])
+        message = (m.group(1) if m else fatal[-1]).strip()[:240]
+    kind = {-6: "SIGABRT", -11: "SIGSEGV", 134: "SIGABRT", 139: "SIGSEGV"}.get(returncode, "crash")
+    return Cell(
+        variant=key[0],
+        computation=key[1],
+        transform=key[2],
+        status="error",
+        error_type=f"process crash ({kind})",
+        error=message,
+        test=test_id(*key),
+    )
+
+
+def _run_isolated(key: Key, devices: int) -> Cell:
+    """One cell in a fresh interpreter, so that a hard crash becomes a recorded result."""
+    code = (
+        "import json, sys\n"
+        "from jaxcb_core import environment\n"
+        f"environment.use_cpu_devices({devices})\n"
+        "from jaxcb_core import pool\n"
+        f"cell = pool.run_group(({key[0]!r}, {key[1]!r}, ({key[2]!r},)))[0]\n"
+        f"sys.stdout.write('\\n{_MARK}' + json.dumps(cell.to_json()) + '\\n')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600
+    )
+    for line in proc.stdout.splitlines():
+        if line.startswith(_MARK):
+            return Cell.model_validate(json.loads(line[len(_MARK) :]))
+    return _crash_cell(key, proc.returncode, proc.stderr)
+
+
+def _rerun_broken(tasks: list[Task], devices: int, done: Callable[[list[Cell]], None]) -> None:
+    """The groups of a broken pool again, one at a time in one worker; cell by cell
+    for a group that breaks it again, in its own interpreter for the cell that does."""
+    ctx = multiprocessing.get_context("spawn")
+    pool: ProcessPoolExecutor | None = None
+
+    def submit(task: Task) -> list[Cell] | None:
+        nonlocal pool
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                1, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+            )
+        try:
+            return pool.submit(run_group, task).result()
+        except BrokenProcessPool:
+            pool.shutdown(wait=True)
+            pool = None
+            return None
+
+    try:
+        for task in tasks:
+            cells = submit(task)
+            if cells is not None:
+                done(cells)
+                continue
+            variant_id, comp_name, transform_ids = task
+            for t in transform_ids:
+                one = submit((variant_id, comp_name, (t,)))
+                done(one or [_run_isolated((variant_id, comp_name, t), devices)])
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+
+def run_cells(
+    keys: Sequence[Key],
+    workers: int | None = None,
+    progress: Callable[[Cell], None] | None = None,
+    devices: int | None = None,
+) -> list[Cell]:
+    """Run the given (variant, computation, transform) cells; return them in ``keys`` order.
+
+    ``workers=0`` runs in this process; otherwise in ``workers`` spawned processes with
+    ``devices`` CPU devices each (default: as many as this process has).
+    """
+    workers = default_workers() if workers is None else workers
+    groups: dict[tuple[str, str], list[str]] = {}
+    for v, c, t in keys:
+        groups.setdefault((v, c), []).append(t)
+    tasks = [(v, c, tuple(ts)) for (v, c), ts in groups.items()]
+    results: dict[Key, Cell] = {}
+
+    def done(cells: list[Cell]) -> None:
+        for cell in cells:
+            results[cell.key()] = cell
+            if progress is not None:
+                progress(cell)
+
+    if workers <= 0:
+        for task in tasks:
+            done(run_group(task))
+        return [results[k] for k in keys]
+
+    if devices is None:
+        import jax
+
+        devices = len(jax.devices())
+    ctx = multiprocessing.get_context("spawn")
+    # Rounds: a crash breaks the whole pool, so the groups that had not finished run
+    # again in a fresh pool; a group broken twice is isolated (one worker, then cell by cell).
+    pending, strikes, broken = tasks, dict.fromkeys(tasks, 0), []
+    while pending:
+        failed = []
+        with ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+        ) as pool:
+            futures = {pool.submit(run_group, task): task for task in pending}
+            for future in as_completed(futures):
+                try:
+                    done(future.result())
+                except BrokenProcessPool:
+                    failed.append(futures[future])
+        for task in failed:
+            strikes[task] += 1
+        broken += [t for t in failed if strikes[t] >= 2]
+        pending = [t for t in failed if strikes[t] < 2]
+    if broken:
+        _rerun_broken(broken, devices, done)
+    return [results[k] for k in keys]

@@ -1,0 +1,162 @@
+"""The probe contract: how the host side of a mechanism variant is observed.
+
+Every count of host calls in jaxcb — the matrix, the benchmarks, the package tests —
+goes through this module. A variant's registry entry says how its host side is
+observed with the key ``probe``, one of:
+
+``None``
+    nothing runs on the host (the native baseline): no host calls to count.
+``{computation: ("on_host", "on_host_vjp", ...)}``
+    the names of *every* host function of the computation's pattern module (the one in
+    the variant's ``modules``): forward, backward and per-step. The harness replaces each
+    module attribute with a counting wrapper while a case runs (pattern modules look
+    their host functions up when they trace, so the wrapper is what JAX calls).
+an object with ``observe(computation)``
+    a probe of the package's own, for a host side that is not a Python function of the
+    module (a C++ kernel's call counter, the text ``jax.debug.print`` writes). It returns
+    a context manager whose value has the attributes of :class:`Tally`: ``calls``, and
+    optionally ``shapes`` and ``records``.
+
+Mechanism packages implement this protocol without importing this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import threading
+import types
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+__all__ = [
+    "MAX_SHAPES",
+    "HostFunctions",
+    "Observation",
+    "Probe",
+    "Tally",
+    "counting",
+    "make_probe",
+    "type_str",
+]
+
+MAX_SHAPES = 8  # argument types kept per observation
+
+
+class Observation(Protocol):
+    """What a probe reports while (and after) a case runs."""
+
+    calls: int
+
+
+class Probe(Protocol):
+    def observe(self, computation: str) -> contextlib.AbstractContextManager[Observation]: ...
+
+
+@dataclasses.dataclass
+class Tally:
+    """Host calls seen, per host function, and the argument types they received.
+
+    ``records`` is set by probes that see effect records themselves (a printed line per
+    step): ``[(step, state or None), ...]``. It stays ``None`` for probes that only count.
+    """
+
+    calls: int = 0
+    by_function: dict[str, int] = dataclasses.field(default_factory=dict)
+    shapes: list[str] = dataclasses.field(default_factory=list)
+    records: list[tuple[int, Any]] | None = None
+    _lock: threading.Lock = dataclasses.field(
+        default_factory=threading.Lock, repr=False, compare=False
+    )
+
+    def add(self, name: str, args: Sequence[Any]) -> None:
+        with self._lock:  # host callbacks may run on several threads at once
+            self.calls += 1
+            self.by_function[name] = self.by_function.get(name, 0) + 1
+            for a in args:
+                s = type_str(a)
+                if s is not None and s not in self.shapes and len(self.shapes) < MAX_SHAPES:
+                    self.shapes.append(s)
+
+
+def type_str(a: Any) -> str | None:
+    """``"float32[4,8]"`` for an array-like argument, ``None`` for anything else."""
+    shape, dtype = getattr(a, "shape", None), getattr(a, "dtype", None)
+    if shape is None or dtype is None:
+        return None
+    name = getattr(dtype, "name", str(dtype))
+    return f"{name}[{','.join(str(s) for s in shape)}]"
+
+
+def counting(fn: Callable[..., Any], tally: Tally, name: str | None = None) -> Callable[..., Any]:
+    """``fn`` wrapped so that each call is added to ``tally`` under ``name``."""
+    key = name or getattr(fn, "__name__", "host")
+
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        tally.add(key, args)
+        return fn(*args, **kwargs)
+
+    return counted
+
+
+class HostFunctions:
+    """The probe for host functions that are module attributes (the common case)."""
+
+    def __init__(
+        self, modules: Mapping[str, types.ModuleType], names: Mapping[str, Sequence[str]]
+    ) -> None:
+        for computation, attrs in names.items():
+            module = modules.get(computation)
+            if module is None:
+                raise ValueError(f"probe names host functions of {computation!r} but no module")
+            for attr in attrs:
+                if not callable(getattr(module, attr, None)):
+                    raise ValueError(f"probe: {module.__name__} has no host function {attr!r}")
+        self.modules = dict(modules)
+        self.names = {c: tuple(a) for c, a in names.items()}
+
+    def functions(self, computation: str) -> tuple[str, ...]:
+        return self.names.get(computation, ())
+
+    @contextlib.contextmanager
+    def observe(self, computation: str) -> Iterator[Tally]:
+        tally = Tally()
+        module = self.modules.get(computation)
+        attrs = self.functions(computation)
+        originals = {a: getattr(module, a) for a in attrs}
+        try:
+            for attr, fn in originals.items():
+                setattr(module, attr, counting(fn, tally, attr))
+            yield tally
+        finally:
+            for attr, fn in originals.items():
+                setattr(module, attr, fn)
+
+
+class _Nothing:
+    """The probe of a variant with no host side: it observes nothing, ever."""
+
+    @contextlib.contextmanager
+    def observe(self, computation: str) -> Iterator[None]:
+        yield None
+
+
+def make_probe(spec: Any, modules: Mapping[str, types.ModuleType]) -> Probe | None:
+    """The probe object for a registry's ``probe`` value (``None``: no host side)."""
+    if spec is None:
+        return None
+    if callable(getattr(spec, "observe", None)):
+        return spec  # type: ignore[no-any-return]
+    if isinstance(spec, Mapping):
+        return HostFunctions(modules, spec)
+    raise TypeError(
+        "probe must be None, {computation: (host function names)} or an object with "
+        f"observe(computation), got {type(spec).__name__}"
+    )
+
+
+def observe(probe: Probe | None, computation: str) -> contextlib.AbstractContextManager[Any]:
+    """``probe.observe(computation)``, or a context yielding ``None`` when there is no probe."""
+    return _Nothing().observe(computation) if probe is None else probe.observe(computation)

@@ -1,0 +1,378 @@
+"""The schema of every data file under ``docs/data/``: typed records, load, validate, write.
+
+``docs/data/matrix/<jax>-<platform>-<layout>.json`` holds one measured support matrix
+(:class:`MatrixFile`), ``docs/data/bench/<device>.json`` one benchmark run
+(:class:`BenchFile`). The writers (``jaxcb matrix --write``, the benchmark session),
+the site hooks and the tests all read and write them through this module, so there is
+one definition of each file. It imports pydantic and the standard library only (no JAX,
+no NumPy): the site is built from these records without JAX installed.
+
+Every file names the JAX and jaxlib versions, Python, the platform, the device kind, the
+device count and the process count its results came from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+__all__ = [
+    "BENCH_SCHEMA",
+    "MATRIX_SCHEMA",
+    "ROLES",
+    "STATUSES",
+    "SUITES",
+    "BenchEnvironment",
+    "BenchFile",
+    "BenchResult",
+    "BenchVariant",
+    "Cell",
+    "ComputationInfo",
+    "Effects",
+    "MatrixEnvironment",
+    "MatrixFile",
+    "SchemaError",
+    "TransformInfo",
+    "VariantInfo",
+    "device_stem",
+    "dump",
+    "load_bench",
+    "load_matrix",
+    "matrix_stem",
+    "slug",
+    "validate_bench",
+    "validate_matrix",
+]
+
+MATRIX_SCHEMA = 2
+BENCH_SCHEMA = 1
+STATUSES = ("ok", "wrong", "error", "n/a")
+VERDICTS = ("exact", "none", "missing", "duplicated", "reordered")
+KINDS = ("pure", "effect", "impure")
+SUITES = ("calls", "vmap", "loops", "grad")
+ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference")
+
+Status = Literal["ok", "wrong", "error", "n/a"]
+Count = Annotated[int, Field(ge=0)]
+
+
+class SchemaError(ValueError):
+    """A data file that does not follow its schema (the message lists every problem)."""
+
+
+class Record(BaseModel):
+    """Strict: no unknown keys, no silent conversions (``"1"`` is not ``1``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+# ---------------------------------------------------------------------------------- matrix
+
+
+class Effects(Record):
+    """Whether each host record an effect owes arrived exactly once, in order."""
+
+    expected: Count
+    arrived: Count
+    missing: Count
+    extra: Count
+    in_order: bool
+    verdict: Literal["exact", "none", "missing", "duplicated", "reordered"]
+
+
+class Cell(Record):
+    """The measured outcome of one variant × computation × transform."""
+
+    variant: str
+    computation: str
+    transform: str
+    status: Status
+    reason: str | None = None
+    error_type: str | None = None
+    error: str | None = None
+    host_calls: Count | None = None
+    shapes: list[str] | None = None
+    effects: Effects | None = None
+    warning: str | None = None
+    test: str = ""
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.variant, self.computation, self.transform)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class MatrixEnvironment(Record):
+    jax: str
+    jaxlib: str
+    python: str
+    numpy: str
+    scipy: str
+    platform: str
+    device_kind: str
+    device_count: Annotated[int, Field(ge=1)]
+    process_count: Annotated[int, Field(ge=1)] = 1
+    x64: bool
+    machine: str
+    processor: str
+    os: str
+    duration_s: float | None = None
+    workers: int | None = None
+
+
+class VariantInfo(Record):
+    """What the site shows of a variant: its registry entry, less the code."""
+
+    id: str
+    mechanism: str
+    label: str
+    doc: str
+    package: str
+    order: int
+    unsupported: dict[str, str]
+    transforms: list[str] | None = None
+    scope: str = ""
+
+
+class ComputationInfo(Record):
+    name: str
+    kind: Literal["pure", "effect", "impure"]
+    signature: str
+    summary: str
+    source: str
+
+
+class TransformInfo(Record):
+    id: str
+    label: str
+    group: str
+    doc: str
+    legacy: bool = False
+
+
+class MatrixFile(Record):
+    """One measured matrix: one JAX version on one platform and device layout."""
+
+    version: Literal[2] = Field(MATRIX_SCHEMA, alias="schema")
+    environment: MatrixEnvironment
+    variants: list[VariantInfo]
+    computations: list[ComputationInfo]
+    transforms: list[TransformInfo]
+    cells: list[Cell]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MatrixFile:
+        problems = []
+        for what, ids in (
+            ("variant", [v.id for v in self.variants]),
+            ("computation", [c.name for c in self.computations]),
+            ("transform", [t.id for t in self.transforms]),
+        ):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                problems.append(f"duplicate {what} ids {dupes}")
+        vids = {v.id for v in self.variants}
+        cids = {c.name for c in self.computations}
+        tids = {t.id for t in self.transforms}
+        seen: set[tuple[str, str, str]] = set()
+        for cell in self.cells:
+            if cell.variant not in vids or cell.computation not in cids:
+                problems.append(f"cell {cell.key()} names an unknown variant or computation")
+            elif cell.transform not in tids:
+                problems.append(f"cell {cell.key()} names an unknown transform")
+            if cell.key() in seen:
+                problems.append(f"cell {cell.key()} appears twice")
+            seen.add(cell.key())
+        if problems:
+            raise ValueError("; ".join(problems[:10]))
+        return self
+
+    def cell_map(self) -> dict[tuple[str, str, str], Cell]:
+        return {c.key(): c for c in self.cells}
+
+
+def matrix_stem(env: MatrixEnvironment | dict[str, Any]) -> str:
+    """``<jax>-<platform>-<devices>`` (one process) or ``<jax>-<platform>-<procs>x<devices>``."""
+    e = env if isinstance(env, MatrixEnvironment) else MatrixEnvironment.model_validate(env)
+    if e.process_count == 1:
+        layout = str(e.device_count)
+    else:
+        layout = f"{e.process_count}x{e.device_count // e.process_count}"
+    return f"{e.jax}-{e.platform}-{layout}"
+
+
+# ---------------------------------------------------------------------------------- bench
+
+
+def slug(text: str) -> str:
+    """``"Intel(R) Xeon(R) Processor"`` -> ``"intel-xeon-processor"``."""
+    text = re.sub(r"\((r|tm|c)\)", "", text.lower())
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "unknown"
+
+
+def device_stem(backend: str, device_kind: str, processor: str | None = None) -> str:
+    """File name (no extension) for one device: ``cpu-<cpu model>`` or ``gpu-<kind>``."""
+    if backend == "cpu":
+        return f"cpu-{slug(processor or 'unknown')}"
+    return f"{'gpu' if backend in ('gpu', 'cuda', 'rocm') else backend}-{slug(device_kind)}"
+
+
+class BenchEnvironment(Record):
+    jax: str
+    jaxlib: str
+    python: str
+    numpy: str
+    scipy: str
+    backend: str
+    device_kind: str
+    device_count: Annotated[int, Field(ge=1)]
+    process_count: Annotated[int, Field(ge=1)] = 1
+    processor: str
+    cores: Annotated[int, Field(ge=1)]
+    machine: str
+    x64: bool
+    blas: str
+    date: str
+    duration_s: float
+    load: str
+
+
+class BenchVariant(Record):
+    """A column of the benchmark tables: ``role`` says what it is (see ``ROLES``)."""
+
+    id: str
+    label: str
+    role: Literal["floor", "native", "pattern", "minimal", "seed", "reference"]
+    mechanism: str
+    doc: str
+    order: int
+
+
+class BenchResult(Record):
+    """Summary statistics of one case (never the raw rounds)."""
+
+    suite: Literal["calls", "vmap", "loops", "grad"]
+    computation: str
+    variant: str
+    n: Annotated[int, Field(ge=1)]
+    median_s: float
+    q1_s: float
+    q3_s: float
+    iqr_s: float
+    min_s: float
+    rounds: Annotated[int, Field(ge=3)]
+    iterations: Annotated[int, Field(ge=1)]
+    host_calls: Count | None
+    bytes: Count | None
+
+    @model_validator(mode="after")
+    def _times(self) -> BenchResult:
+        times = [self.min_s, self.q1_s, self.median_s, self.q3_s]
+        if not all(math.isfinite(t) and t > 0 for t in times):
+            raise ValueError(f"times must be finite and positive, got {times}")
+        if times != sorted(times):
+            raise ValueError(f"expected min <= q1 <= median <= q3, got {times}")
+        if not math.isclose(self.iqr_s, self.q3_s - self.q1_s, rel_tol=1e-6, abs_tol=1e-12):
+            raise ValueError("iqr_s is not q3_s - q1_s")
+        return self
+
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.suite, self.computation, self.variant, self.n)
+
+
+class BenchFile(Record):
+    """One benchmark run on one device."""
+
+    version: Literal[1] = Field(BENCH_SCHEMA, alias="schema")
+    device: str
+    environment: BenchEnvironment
+    variants: list[BenchVariant]
+    results: list[BenchResult]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> BenchFile:
+        problems = []
+        e = self.environment
+        stem = device_stem(e.backend, e.device_kind, e.processor)
+        if self.device != stem:
+            problems.append(f"device: expected {stem!r} for this environment, got {self.device!r}")
+        ids = [v.id for v in self.variants]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            problems.append(f"duplicate variant ids {dupes}")
+        seen: set[tuple[str, str, str, int]] = set()
+        for r in self.results:
+            if r.variant not in ids:
+                problems.append(f"result {r.key()}: variant is not listed in variants")
+            if r.key() in seen:
+                problems.append(f"duplicate result {r.key()}")
+            seen.add(r.key())
+        if problems:
+            raise ValueError("; ".join(problems[:10]))
+        return self
+
+
+# ---------------------------------------------------------------------------------- files
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _errors(e: ValidationError) -> list[str]:
+    out = []
+    for err in e.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "file"
+        out.append(f"{where}: {err['msg']}")
+    return out
+
+
+def _validate(model: type[M], doc: Any) -> list[str]:
+    try:
+        model.model_validate(doc)
+    except ValidationError as e:
+        return _errors(e)
+    return []
+
+
+def validate_matrix(doc: Any) -> list[str]:
+    """Every way ``doc`` (parsed JSON) departs from the matrix schema; empty: valid."""
+    return _validate(MatrixFile, doc)
+
+
+def validate_bench(doc: Any) -> list[str]:
+    """Every way ``doc`` (parsed JSON) departs from the benchmark schema; empty: valid."""
+    return _validate(BenchFile, doc)
+
+
+def _load(model: type[M], path: Path) -> M:
+    try:
+        return model.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as e:
+        problems = "\n  ".join(_errors(e)[:20])
+        raise SchemaError(f"{path} does not follow the {model.__name__} schema:\n  {problems}")
+
+
+def load_matrix(path: Path) -> MatrixFile:
+    return _load(MatrixFile, path)
+
+
+def load_bench(path: Path) -> BenchFile:
+    return _load(BenchFile, path)
+
+
+def dump(record: BaseModel, path: Path) -> None:
+    """Write a data file the way every writer does: indent 1, UTF-8, trailing newline."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = record.model_dump(mode="json", by_alias=True)
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def files(directory: Path) -> Iterator[Path]:
+    """The JSON files of one data directory, by name."""
+    yield from sorted(directory.glob("*.json")) if directory.is_dir() else ()

@@ -1,0 +1,124 @@
+"""The probe contract counts what really runs on the host.
+
+Every published ``host_calls`` comes from a variant's probe. Here the same executions
+are also counted *independently*, at JAX's own dispatch of Python host callbacks
+(``pure_callback_impl``, ``io_callback_impl``, the debug-callback primitive's
+implementation), which knows nothing of our names: the two counts must agree, and
+must equal the committed matrix cell.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from jaxcb_core import matrix
+from jaxcb_core.catalog import CATALOG, by_name
+from jaxcb_core.cell import run_cell
+from jaxcb_core.mechanisms import discover
+from jaxcb_core.schema import load_matrix
+from jaxcb_core.transforms import by_id
+
+callback = pytest.importorskip("jax._src.callback")
+debugging = pytest.importorskip("jax._src.debugging")
+if not hasattr(callback, "io_callback_impl") or not hasattr(debugging, "debug_callback_p"):
+    pytest.skip("this JAX dispatches host callbacks differently", allow_module_level=True)
+
+
+@contextlib.contextmanager
+def runtime_host_calls() -> Iterator[list[int]]:
+    """Count every Python host callback JAX dispatches while the block runs."""
+    count = [0]
+    saved: list[tuple[Any, str, Any]] = []
+
+    def wrap(owner: Any, name: str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            count[0] += 1
+            return original(*args, **kwargs)
+
+        saved.append((owner, name, original))
+        setattr(owner, name, counted)
+
+    wrap(callback, "pure_callback_impl")  # compiled and eager pure_callback
+    wrap(callback, "io_callback_impl")  # compiled and eager io_callback
+    wrap(debugging.debug_callback_p, "impl")  # debug.callback, compiled debug.print
+    wrap(debugging, "debug_callback_impl")  # eager debug.print
+    try:
+        yield count
+    finally:
+        for owner, name, original in reversed(saved):
+            setattr(owner, name, original)
+
+
+def _committed() -> dict[tuple[str, str, str], Any]:
+    path = matrix.data_path()
+    return load_matrix(path).cell_map() if path.exists() else {}
+
+
+COMMITTED = _committed()
+CALLBACK_VARIANTS = [v for v in discover() if v.reaches_host]
+# The transforms where counting is hardest: backward passes, nested derivatives, batching.
+TRANSFORMS = ("grad", "hessian", "jacrev", "vmap", "scan")
+CASES = [
+    (v.id, c.name, t)
+    for v in CALLBACK_VARIANTS
+    for c in CATALOG
+    for t in TRANSFORMS
+    if c.name in v.implementations and v.measured_under(t)
+]
+
+
+def _check(variant_id: str, computation: str, transform: str) -> None:
+    variant = next(v for v in discover() if v.id == variant_id)
+    with runtime_host_calls() as count:
+        cell = run_cell(variant, by_name(computation), by_id(transform))
+    if cell.status == "n/a":
+        return
+    assert cell.host_calls == count[0], (
+        f"{variant_id} × {transform} · {computation}: the probe counted {cell.host_calls} "
+        f"host calls, JAX dispatched {count[0]}"
+    )
+    old = COMMITTED.get(cell.key())
+    if old is not None:
+        assert old.host_calls == cell.host_calls, f"{cell.key()}: the committed count is stale"
+
+
+@pytest.mark.parametrize(
+    ("variant", "computation", "transform"),
+    [
+        ("pure_callback/default", "expm", "grad"),  # forward + the backward pass's own host call
+        ("pure_callback/default", "bessel_jv", "hessian"),  # rules calling rules
+        ("debug.print/ordered", "log_steps", "scan"),  # no host function of ours: printed lines
+    ],
+)
+def test_named_counts(variant: str, computation: str, transform: str) -> None:
+    if variant not in {v.id for v in discover()}:
+        pytest.skip(f"{variant} is not installed with this JAX")
+    _check(variant, computation, transform)
+
+
+def test_expm_grad_counts_the_backward_pass() -> None:
+    """Eager grad of expm: one forward host call, one backward (expm_frechet) call."""
+    cell = run_cell(
+        next(v for v in discover() if v.id == "pure_callback/default"),
+        by_name("expm"),
+        by_id("grad"),
+    )
+    assert (cell.status, cell.host_calls) == ("ok", 2)
+
+
+@pytest.mark.parametrize(("variant", "computation", "transform"), CASES)
+def test_probe_agrees_with_jax(variant: str, computation: str, transform: str) -> None:
+    _check(variant, computation, transform)
+
+
+def test_cases_cover_every_callback_variant() -> None:
+    covered: Callable[[str], bool] = lambda vid: any(c[0] == vid for c in CASES)  # noqa: E731
+    assert all(covered(v.id) for v in CALLBACK_VARIANTS)
