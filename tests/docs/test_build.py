@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 import yaml
-from jaxcb_site import code
 
 from jaxcb_core.catalog import CATALOG
+from jaxcb_site import code
 
 ROOT = Path(__file__).resolve().parents[2]
 

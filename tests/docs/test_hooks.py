@@ -12,6 +12,7 @@ from typing import Any
 
 import markdown
 import pytest
+
 from jaxcb_site import data, directives, render
 from jaxcb_site.markers import AnnotateExtension, AnnotationError
 

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from jaxcb_site import code
 
 from jaxcb_core.catalog import CATALOG
+from jaxcb_site import code
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [c.name for c in CATALOG]

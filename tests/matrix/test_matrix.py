@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+
 import pytest
 
 from jaxcb_core import matrix, pool

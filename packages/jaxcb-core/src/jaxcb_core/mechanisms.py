@@ -38,8 +38,10 @@ of any import of this harness. The keys are:
     why, shown in those cells.
 ``bare`` (optional)
     the mechanism's minimal forms, for the benchmarks: ``"call"``,
-    ``call(host, result_type, *args)`` computing a result on the host, and/or
-    ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to the host.
+    ``call(host, result_type, *args)`` computing a result on the host with the NumPy
+    function ``host``; ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays
+    to the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns
+    an array like ``x`` (the fixed cost of the mechanism).
 
 The core never imports a mechanism package by name: adding a package adds rows.
 """
@@ -57,6 +59,7 @@ from typing import Any
 from .probe import Probe, make_probe
 
 GROUP = "jaxcb.mechanisms"
+BARE_FORMS = frozenset({"call", "send", "noop"})
 
 __all__ = ["GROUP", "Variant", "discover", "from_dict"]
 
@@ -156,8 +159,10 @@ def from_dict(d: Mapping[str, Any]) -> Variant:
                 f"variant {d['id']!r}: the probe names no host function for {sorted(unprobed)}"
             )
     bare = dict(d.get("bare") or {})
-    if set(bare) - {"call", "send"}:
-        raise ValueError(f"variant {d['id']!r}: bare forms are 'call' and 'send', got {set(bare)}")
+    if set(bare) - BARE_FORMS:
+        raise ValueError(
+            f"variant {d['id']!r}: bare forms are {sorted(BARE_FORMS)}, got {sorted(bare)}"
+        )
     return Variant(
         **{k: d[k] for k in _KEYS - {"probe"}},
         probe=probe,

@@ -38,6 +38,7 @@ __all__ = [
     "Tally",
     "counting",
     "make_probe",
+    "observe",
     "type_str",
 ]
 
@@ -91,7 +92,7 @@ def type_str(a: Any) -> str | None:
 
 def counting(fn: Callable[..., Any], tally: Tally, name: str | None = None) -> Callable[..., Any]:
     """``fn`` wrapped so that each call is added to ``tally`` under ``name``."""
-    key = name or getattr(fn, "__name__", "host")
+    key: str = name or str(getattr(fn, "__name__", "host"))
 
     @functools.wraps(fn)
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -148,7 +149,7 @@ def make_probe(spec: Any, modules: Mapping[str, types.ModuleType]) -> Probe | No
     if spec is None:
         return None
     if callable(getattr(spec, "observe", None)):
-        return spec  # type: ignore[no-any-return]
+        return spec
     if isinstance(spec, Mapping):
         return HostFunctions(modules, spec)
     raise TypeError(

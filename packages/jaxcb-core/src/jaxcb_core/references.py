@@ -58,7 +58,9 @@ def jacobian(comp: Computation, args: Sequence[Any]) -> Any:
     for k in range(size):
         e = np.zeros(size)
         e[k] = 1.0
-        columns.append([np.asarray(leaf, np.float64) for leaf in _leaves(jvp(comp, args, e.reshape(shape)))])
+        columns.append(
+            [np.asarray(leaf, np.float64) for leaf in _leaves(jvp(comp, args, e.reshape(shape)))]
+        )
     if not columns:  # an empty argument: no columns
         out = _leaves(comp.reference(*args))
         return _tree([np.zeros(np.shape(o) + shape) for o in out])
@@ -85,7 +87,9 @@ def grad(comp: Computation, args: Sequence[Any], weights: Any = None) -> np.ndar
     return vjp(comp, args, weights)
 
 
-def hessian(comp: Computation, args: Sequence[Any], *, summed: bool = True, eps: float = 1e-4) -> Any:
+def hessian(
+    comp: Computation, args: Sequence[Any], *, summed: bool = True, eps: float = 1e-4
+) -> Any:
     """Second derivatives by central differences of the analytic first derivative.
 
     ``summed=True``: the Hessian ``H[in..., in...]`` of the sum of every output (what

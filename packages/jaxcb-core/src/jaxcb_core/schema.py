@@ -160,7 +160,7 @@ class TransformInfo(Record):
 class MatrixFile(Record):
     """One measured matrix: one JAX version on one platform and device layout."""
 
-    version: Literal[2] = Field(MATRIX_SCHEMA, alias="schema")
+    version: Literal[2] = Field(2, alias="schema")
     environment: MatrixEnvironment
     variants: list[VariantInfo]
     computations: list[ComputationInfo]
@@ -290,7 +290,7 @@ class BenchResult(Record):
 class BenchFile(Record):
     """One benchmark run on one device."""
 
-    version: Literal[1] = Field(BENCH_SCHEMA, alias="schema")
+    version: Literal[1] = Field(1, alias="schema")
     device: str
     environment: BenchEnvironment
     variants: list[BenchVariant]
@@ -355,7 +355,9 @@ def _load(model: type[M], path: Path) -> M:
         return model.model_validate_json(path.read_text(encoding="utf-8"))
     except ValidationError as e:
         problems = "\n  ".join(_errors(e)[:20])
-        raise SchemaError(f"{path} does not follow the {model.__name__} schema:\n  {problems}")
+        raise SchemaError(
+            f"{path} does not follow the {model.__name__} schema:\n  {problems}"
+        ) from None
 
 
 def load_matrix(path: Path) -> MatrixFile:

@@ -26,6 +26,7 @@ from .case import BATCH, LOOP, Case, NotApplicable
 
 __all__ = ["TRANSFORMS", "Case", "NotApplicable", "Transform", "Trial", "by_id"]
 
+
 @dataclasses.dataclass
 class Trial:
     """What a transform produced, what it should have produced, and its logical calls."""

@@ -70,7 +70,7 @@ def _bare_send(host: Any, *args: Any, ordered: bool = False) -> None:
 
 def variants() -> list[dict[str, Any]]:
     modules = {n: importlib.import_module(f"jaxcb_debug.{n}") for n in OBSERVERS + EFFECTS}
-    out = []
+    out: list[dict[str, Any]] = []
     for i, ordered in enumerate((False, True)):
         key = "ordered" if ordered else "unordered"
         out.append(
@@ -96,7 +96,7 @@ def variants() -> list[dict[str, Any]]:
         )
     printing = {n: modules[n] for n in EFFECTS}
     out.append(
-        {
+        {  # a dict[str, Any], like the others
             "id": "debug.print/ordered",
             "mechanism": "debug.print",
             "label": "debug.print",

@@ -20,8 +20,6 @@ NAMES = (
 )
 
 
-
-
 def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
     """The minimal forms the benchmarks compare the patterns with."""
     return io_callback(host, result_type, *args, ordered=False)

@@ -50,7 +50,7 @@ def variants() -> list[dict[str, Any]]:
             "implementations": impls,
             "modules": mods,
             "unsupported": unsupported,
-            "probe": {n: ("on_host",) for n in impls},
+            "probe": dict.fromkeys(impls, ("on_host",)),
         }
 
     return [

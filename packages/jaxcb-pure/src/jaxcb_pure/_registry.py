@@ -34,7 +34,7 @@ BATCHING = (
 )
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 # Every host function of each module: expm's backward pass runs a second one.
-HOST_FUNCTIONS = {n: ("on_host",) for n in PURE + COUNTER_EXAMPLES} | {
+HOST_FUNCTIONS = dict.fromkeys(PURE + COUNTER_EXAMPLES, ("on_host",)) | {
     "expm": ("on_host", "on_host_vjp")
 }
 
@@ -42,6 +42,7 @@ HOST_FUNCTIONS = {n: ("on_host",) for n in PURE + COUNTER_EXAMPLES} | {
 def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
     """The minimal form the benchmarks compare the patterns with."""
     return jax.pure_callback(host, result_type, *args, vmap_method="expand_dims")
+
 
 DOC = {
     "default": "Each pattern's own, justified vmap_method and its custom derivative rule.",
