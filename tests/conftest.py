@@ -10,7 +10,8 @@
   given; every skip says why.
 
 Run as a script (``python tests/conftest.py``) it prints the same banner; the tox test
-environments do that before pytest starts.
+environments do that before pytest starts. The docs environment has no JAX at all (the
+site is built from data files only): there the banner says so and nothing else changes.
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ import os
 import platform
 import shutil
 import sys
+from typing import Any
 
-import jax
-import numpy as np
 import pytest
+
+try:
+    import jax
+except ImportError:  # the docs environment: the site is built without JAX
+    jax = None
 
 N_CPU_DEVICES = 4
 _XLA_FLAG = "--xla_force_host_platform_device_count"
@@ -32,6 +37,8 @@ _XLA_FLAG = "--xla_force_host_platform_device_count"
 
 def _set_cpu_device_count(n: int) -> str:
     """Ask for ``n`` CPU devices before any backend starts; say how it was done."""
+    if jax is None:
+        return "no JAX installed"
     if os.environ.get("JAX_NUM_CPU_DEVICES") or _XLA_FLAG in os.environ.get("XLA_FLAGS", ""):
         return "as set in the environment"
     try:
@@ -49,7 +56,9 @@ def _set_cpu_device_count(n: int) -> str:
 _HOW = _set_cpu_device_count(N_CPU_DEVICES)
 
 
-def _gpu_devices() -> list[jax.Device]:
+def _gpu_devices() -> list[Any]:
+    if jax is None:
+        return []
     try:
         return list(jax.devices("gpu"))
     except RuntimeError:  # "Unknown backend gpu" / "Backend 'gpu' failed to initialize"
@@ -62,16 +71,25 @@ def _chromium() -> str | None:
 
 def banner() -> list[str]:
     """The lines printed at the top of every test session."""
-    devices = jax.devices()
-    return [
-        f"jaxcb: JAX {jax.__version__}, jaxlib {importlib.metadata.version('jaxlib')}, "
-        f"NumPy {np.__version__}, "
-        f"Python {platform.python_version()} ({platform.python_implementation()})",
-        f"jaxcb: platform {platform.platform()}, {os.cpu_count()} CPU cores",
-        f"jaxcb: backend {jax.default_backend()}, {len(devices)} device(s) ({_HOW})",
-        f"jaxcb: jax.devices() = {devices}",
-        f"jaxcb: chromium = {_chromium() or 'not installed'}",
-    ]
+    python = f"Python {platform.python_version()} ({platform.python_implementation()})"
+    lines = [f"jaxcb: platform {platform.platform()}, {os.cpu_count()} CPU cores"]
+    if jax is None:
+        lines.insert(0, f"jaxcb: JAX not installed (the site is built without it), {python}")
+    else:
+        import numpy as np
+
+        devices = jax.devices()
+        lines.insert(
+            0,
+            f"jaxcb: JAX {jax.__version__}, jaxlib {importlib.metadata.version('jaxlib')}, "
+            f"NumPy {np.__version__}, {python}",
+        )
+        lines += [
+            f"jaxcb: backend {jax.default_backend()}, {len(devices)} device(s) ({_HOW}), "
+            f"{jax.process_count()} process(es)",
+            f"jaxcb: jax.devices() = {devices}",
+        ]
+    return [*lines, f"jaxcb: chromium = {_chromium() or 'not installed'}"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -93,7 +111,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     gpu_reason = browser_reason = bench_reason = None
 
     if any(item.get_closest_marker("gpu") for item in items) and not _gpu_devices():
-        gpu_reason = f"no GPU backend on this machine (jax.devices() = {jax.devices()})"
+        seen = jax.devices() if jax is not None else "JAX not installed"
+        gpu_reason = f"no GPU backend on this machine (jax.devices() = {seen})"
 
     if any(item.get_closest_marker("browser") for item in items):
         if _chromium() is None:

@@ -99,14 +99,21 @@ def test_aggregate(statuses: list[str], cls: str) -> None:
 
 def _write_matrix(directory: Path, jax: str, cells: list[dict[str, Any]]) -> Path:
     doc = {
-        "schema": 1,
+        "schema": 2,
         "environment": {
             "jax": jax,
             "jaxlib": jax,
             "python": "3.12.1",
+            "numpy": "2",
+            "scipy": "1",
             "platform": "cpu",
             "device_kind": "cpu",
             "device_count": 4,
+            "process_count": 1,
+            "x64": False,
+            "machine": "x86_64",
+            "processor": "cpu",
+            "os": "linux",
         },
         "variants": [
             {
@@ -115,6 +122,8 @@ def _write_matrix(directory: Path, jax: str, cells: list[dict[str, Any]]) -> Pat
                 "label": "none",
                 "doc": "",
                 "package": "p",
+                "order": 1,
+                "unsupported": {},
             }
         ],
         "computations": [
@@ -145,11 +154,11 @@ def test_matrices_sort_newest_first_and_render_one_block_each(tmp_path: Path) ->
 
 def test_schema_is_checked(tmp_path: Path) -> None:
     path = _write_matrix(tmp_path, "0.12.0", [_cell("maybe")])
-    with pytest.raises(data.DataError, match="unknown status"):
+    with pytest.raises(data.schema.SchemaError, match=r"cells\.0\.status: Input should be 'ok'"):
         data.load_matrices(tmp_path)
     path.unlink()
     _write_matrix(tmp_path, "0.12.0", [_cell("ok", transform="nope")])
-    with pytest.raises(data.DataError, match="unknown row or column"):
+    with pytest.raises(data.schema.SchemaError, match="names an unknown transform"):
         data.load_matrices(tmp_path)
 
 

@@ -16,7 +16,7 @@ from jaxcb_core.catalog import CATALOG
 from jaxcb_site import code
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = [c.name for c in CATALOG]
+NAMES = [c["name"] for c in data.computations()]
 
 
 def _written_refs() -> list[tuple[str, str, str | None]]:
@@ -36,7 +36,10 @@ def _generated_refs() -> list[tuple[str, str, str | None]]:
 
 
 def _pattern_modules() -> list[Path]:
-    return sorted(p for pkg in code.packages() for p in pkg.src.glob("*.py") if p.stem in NAMES)
+    return sorted(
+        p for pkg in code.packages() for p in pkg.src.glob("*") if p.stem in NAMES
+        and p.suffix in code.SOURCES
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,42 +1,37 @@
 """The code tabs of the computation pages, generated from the package files.
 
-For every mechanism package in ``packages/`` (``jaxcb_native``, ``jaxcb_pure``,
-...; a new package such as ``jaxcb_ffi`` or ``jaxcb_legacy`` adds a tab by
-existing) and every computation of the catalog:
+For every mechanism package in ``packages/`` (a package with a ``_registry.py``: a new
+one adds a tab by existing) and every computation of the catalog:
 
 - if the package has the module ``<computation>.py``, the tab shows its module
   docstring (the contract) and includes every named snippet section of the file
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
-  the build;
-- if it does not, the tab shows the reason the package's registry gives
-  (``unsupported`` in ``jaxcb_core.mechanisms.discover()``).
+  the build; a C++ file of the same name beside it (``<computation>.cc``) is shown
+  after it;
+- if it does not, the tab shows the reason the package's registry gives, as the
+  committed matrix files record it (``unsupported`` of each variant).
+
+A tab is labelled with the mechanism of the package's first variant (lowest ``order``)
+in the matrix files, and tabs are in that order: nothing here lists the packages.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-from . import annotations
+from . import annotations, data
 from .data import ROOT
 
-SECTION = re.compile(r"^\s*#\s*-{1,}8<-{1,}\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
-# Tab labels: the mechanism a reader picks. A package not listed here is labelled
-# by the mechanism of its first variant (or its own name).
-TAB_LABELS = {
-    "jaxcb_native": "native",
-    "jaxcb_pure": "pure_callback",
-    "jaxcb_io": "io_callback",
-    "jaxcb_debug": "debug.callback",
-    "jaxcb_legacy": "legacy",
-}
-TAB_ORDER = ("jaxcb_native", "jaxcb_pure", "jaxcb_io", "jaxcb_debug", "jaxcb_legacy")
+SECTION = re.compile(
+    r"^\s*(?:#|//)\s*-{1,}8<-{1,}\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]"
+)
+SOURCES = (".py", ".cc")  # a pattern module, and the C++ kernel beside it where there is one
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,46 +47,45 @@ class Package:
         p = self.src / f"{computation}.py"
         return p if p.is_file() else None
 
+    def sources(self, computation: str) -> list[Path]:
+        """The files of one pattern: the module, and a kernel of the same name if any."""
+        return [p for ext in SOURCES if (p := self.src / f"{computation}{ext}").is_file()]
+
+
+def _order(pkg: Package) -> tuple[int, str]:
+    orders = [v["order"] for v in variants_of(pkg)]
+    return (min(orders) if orders else 1 << 30, pkg.name)
+
 
 def packages() -> list[Package]:
-    """The mechanism packages of the repository (every package but jaxcb_core)."""
-    out = []
-    for reg in sorted(ROOT.glob("packages/*/src/*/_registry.py")):
-        name = reg.parent.name
-        if name != "jaxcb_core":
-            out.append(Package(name, reg.parent))
-    rank = {n: i for i, n in enumerate(TAB_ORDER)}
-    return sorted(out, key=lambda p: (rank.get(p.name, len(rank)), p.name))
+    """The mechanism packages of the repository (a ``_registry.py`` makes one), in the
+    order of their first variant."""
+    found = [Package(reg.parent.name, reg.parent) for reg in ROOT.glob("packages/*/src/*/_registry.py")]
+    return sorted(found, key=_order)
 
 
-@functools.cache
-def registry() -> tuple[Any, ...]:
-    """The installed variants; an import error in a package fails the build."""
-    from jaxcb_core.mechanisms import discover
+def registry() -> list[dict[str, Any]]:
+    """Every variant the committed matrix files describe."""
+    return data.variants()
 
-    return tuple(discover())
+
+def variants_of(pkg: Package) -> list[dict[str, Any]]:
+    return [v for v in registry() if v["package"] == pkg.name]
 
 
 def tab_label(pkg: Package) -> str:
-    if pkg.name in TAB_LABELS:
-        return TAB_LABELS[pkg.name]
-    for v in registry():
-        if v.package == pkg.name:
-            return v.mechanism
-    return pkg.name.removeprefix("jaxcb_")
+    """The mechanism of the package's first variant; its own name until it is measured."""
+    first = variants_of(pkg)
+    return first[0]["mechanism"] if first else pkg.name
 
 
 def reasons(pkg: Package, computation: str) -> list[tuple[str, str]]:
     """``(variant id, reason)`` for each of the package's variants that lacks the computation."""
     return [
-        (v.id, v.unsupported[computation])
-        for v in registry()
-        if v.package == pkg.name and computation in v.unsupported
+        (v["id"], v["unsupported"][computation])
+        for v in variants_of(pkg)
+        if computation in v["unsupported"]
     ]
-
-
-def variants_of(pkg: Package) -> list[Any]:
-    return [v for v in registry() if v.package == pkg.name]
 
 
 def sections(path: Path) -> list[tuple[str, list[str]]]:
@@ -135,8 +129,9 @@ def code_block(
     if notes:
         spec = [[needle, i + 1] for i, (needle, _) in enumerate(notes)]
         parts.append(f"<!-- jaxcb-annotate {json.dumps(spec)} -->")
+    lang = "cpp" if path.suffix == ".cc" else "python"
     parts += [
-        f'```python title="{rel}{f" · {section}" if section else ""}"',
+        f'```{lang} title="{rel}{f" · {section}" if section else ""}"',
         f'--8<-- "{rel}{f":{section}" if section else ""}"',
         "```",
     ]
@@ -157,8 +152,8 @@ def tab(pkg: Package, computation: str) -> str:
             text = f"Why, according to `{pkg.name}`'s registry:\n\n{items}"
         elif not variants_of(pkg):
             text = (
-                f"`{pkg.name}` registers no variant on the JAX this site was built with, "
-                "and has no module for this computation."
+                f"No committed matrix file measured `{pkg.name}` yet, "
+                "and it has no module for this computation."
             )
         else:
             raise ValueError(
@@ -179,11 +174,13 @@ def tab(pkg: Package, computation: str) -> str:
         secs = sections(path)
         if secs and not any(name == "pattern" for name, _ in secs):
             raise ValueError(f"{path.relative_to(ROOT)} has sections but no `pattern` section")
-        if secs:
-            body += [code_block(pkg, computation, path, name, lines) for name, lines in secs]
-        else:  # a module without snippet sections is shown whole
-            lines = path.read_text(encoding="utf-8").splitlines()
-            body.append(code_block(pkg, computation, path, None, lines))
+        for source in pkg.sources(computation):
+            secs = sections(source)
+            if secs:
+                body += [code_block(pkg, computation, source, name, lines) for name, lines in secs]
+            else:  # a file without snippet sections is shown whole
+                lines = source.read_text(encoding="utf-8").splitlines()
+                body.append(code_block(pkg, computation, source, None, lines))
         partial = reasons(pkg, computation)
         if partial:
             items = "\n".join(f"- `{vid}`: {reason}" for vid, reason in partial)

@@ -1,21 +1,33 @@
-"""Loading the committed matrix files (``docs/data/matrix/*.json``)."""
+"""The committed data the site is built from, loaded through ``jaxcb_core.schema``.
+
+The site reads only ``docs/data/`` and source files: it imports ``jaxcb_core.schema``
+(pydantic and the standard library) from the source tree, never JAX, NumPy or a mechanism
+package. Everything it shows about variants, computations and transforms — labels, docs,
+the reasons a package gives for not implementing a computation — is in the matrix files.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[3]
+_CORE = ROOT / "packages" / "jaxcb-core" / "src"
+if str(_CORE) not in sys.path:
+    sys.path.insert(0, str(_CORE))
+
+from jaxcb_core import schema  # noqa: E402  (the source tree's, on the path above)
+
 MATRIX_DIR = ROOT / "docs" / "data" / "matrix"
+BENCH_DIR = ROOT / "docs" / "data" / "bench"
 # Development only: point the site at matrix files kept outside the repository.
 MATRIX_DIR_ENV = "JAXCB_SITE_MATRIX_DIR"
-SCHEMA = 1
-STATUSES = ("ok", "wrong", "error", "n/a")
+STATUSES = schema.STATUSES
 
 
 def matrix_dir() -> Path:
@@ -28,19 +40,24 @@ def _version_key(v: str) -> tuple[int, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class Matrix:
-    """One committed matrix file: one JAX version on one platform and device count."""
+    """One committed matrix file (one JAX version, platform and device layout), as the
+    page code reads it: plain dictionaries of the validated record."""
 
     path: Path
-    data: dict[str, Any]
+    record: schema.MatrixFile
+
+    @functools.cached_property
+    def data(self) -> dict[str, Any]:
+        return self.record.model_dump(mode="json", by_alias=True)
 
     @property
     def key(self) -> str:
-        """The file stem, ``<jax>-<platform>-<ndevices>``: stable id for switches."""
+        """The file stem, ``<jax>-<platform>-<layout>``: stable id for switches."""
         return self.path.stem
 
     @property
     def env(self) -> dict[str, Any]:
-        return self.data["environment"]
+        return self.data["environment"]  # type: ignore[no-any-return]
 
     @property
     def label(self) -> str:
@@ -49,17 +66,20 @@ class Matrix:
         n = e["device_count"]
         same = kind.lower() in ("", e["platform"].lower())
         dev = f"{n} device{'s' if n != 1 else ''}" if same else f"{n}× {kind}"
+        procs = e.get("process_count", 1)
+        if procs > 1:
+            dev += f", {procs} processes"
         return f"JAX {e['jax']} · {e['platform']} · {dev}"
 
-    @functools.cached_property
+    @property
     def variants(self) -> list[dict[str, Any]]:
         return list(self.data["variants"])
 
-    @functools.cached_property
+    @property
     def transforms(self) -> list[dict[str, Any]]:
         return list(self.data["transforms"])
 
-    @functools.cached_property
+    @property
     def computations(self) -> list[dict[str, Any]]:
         return list(self.data["computations"])
 
@@ -73,53 +93,44 @@ class Matrix:
     def variant(self, vid: str) -> dict[str, Any] | None:
         return next((v for v in self.variants if v["id"] == vid), None)
 
-    def variants_of(self, mechanism: str) -> list[dict[str, Any]]:
-        return [v for v in self.variants if v["mechanism"] == mechanism]
-
     @property
     def sort_key(self) -> tuple[Any, ...]:
         e = self.env
         return (_version_key(e["jax"]), e["platform"] == "cpu", e["device_count"])
 
 
-class DataError(ValueError):
-    """A matrix file that does not follow the schema."""
-
-
-def _validate(path: Path, data: dict[str, Any]) -> None:
-    if data.get("schema") != SCHEMA:
-        raise DataError(f"{path}: schema {data.get('schema')!r}, expected {SCHEMA}")
-    for key in ("environment", "variants", "computations", "transforms", "cells"):
-        if key not in data:
-            raise DataError(f"{path}: missing {key!r}")
-    vids = {v["id"] for v in data["variants"]}
-    tids = {t["id"] for t in data["transforms"]}
-    cids = {c["name"] for c in data["computations"]}
-    for cell in data["cells"]:
-        if cell["status"] not in STATUSES:
-            raise DataError(f"{path}: unknown status {cell['status']!r} in {cell['test']}")
-        if (
-            cell["variant"] not in vids
-            or cell["transform"] not in tids
-            or cell["computation"] not in cids
-        ):
-            raise DataError(f"{path}: cell {cell['test']} names an unknown row or column")
-
-
 @functools.lru_cache(maxsize=4)
 def _load(directory: str, stamp: tuple[tuple[str, float], ...]) -> tuple[Matrix, ...]:
-    out = []
-    for name, _ in stamp:
-        path = Path(directory) / name
-        data = json.loads(path.read_text(encoding="utf-8"))
-        _validate(path, data)
-        out.append(Matrix(path, data))
+    out = [Matrix(p, schema.load_matrix(p)) for p in (Path(directory) / n for n, _ in stamp)]
     return tuple(sorted(out, key=lambda m: m.sort_key, reverse=True))
 
 
 def load_matrices(directory: Path | None = None) -> tuple[Matrix, ...]:
     """Every matrix file, newest JAX first (CPU before other platforms of the same JAX)."""
     d = directory or matrix_dir()
-    files = sorted(d.glob("*.json")) if d.is_dir() else []
-    stamp = tuple((p.name, p.stat().st_mtime) for p in files)
+    stamp = tuple((p.name, p.stat().st_mtime) for p in schema.files(d))
     return _load(str(d), stamp)
+
+
+def variants() -> list[dict[str, Any]]:
+    """Every variant any committed file measured (newest file's record first), by order."""
+    seen: dict[str, dict[str, Any]] = {}
+    for m in load_matrices():
+        for v in m.variants:
+            seen.setdefault(v["id"], v)
+    return sorted(seen.values(), key=lambda v: (v["order"], v["id"]))
+
+
+def computations() -> list[dict[str, Any]]:
+    """The catalog as the committed files record it (newest file first), in catalog order."""
+    seen: dict[str, dict[str, Any]] = {}
+    for m in load_matrices():
+        for c in m.computations:
+            seen.setdefault(c["name"], c)
+    return list(seen.values())
+
+
+def bench_files(directory: Path | None = None) -> list[schema.BenchFile]:
+    """Every benchmark file, CPU first."""
+    docs = [schema.load_bench(p) for p in schema.files(directory or BENCH_DIR)]
+    return sorted(docs, key=lambda d: (d.environment.backend != "cpu", d.device))

@@ -23,7 +23,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from . import code, render
+from . import code, data, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -39,10 +39,9 @@ def rel(src_uri: str, target: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(src_uri) or ".")
 
 
-def _catalog() -> dict[str, Any]:
-    from jaxcb_core.catalog import CATALOG
-
-    return {c.name: c for c in CATALOG}
+def _catalog() -> dict[str, dict[str, Any]]:
+    """The computations, as the committed matrix files record them."""
+    return {c["name"]: c for c in data.computations()}
 
 
 def _no_data() -> str:
@@ -263,35 +262,25 @@ def d_calls(src: str, transform: str, *wanted: str) -> str:
 
 
 def d_variants(src: str, *wanted: str) -> str:
-    """The registry's variants (by mechanism name or variant id); where none is installed
-    with this JAX (the legacy package on current JAX), the matrix files' descriptions."""
-    vs = [v for v in code.registry() if v.mechanism in wanted or v.id in wanted]
-    if vs:
-        rows = [(v.id, v.label, v.doc, v.package) for v in vs]
-        note = ""
-    else:
-        seen: dict[str, dict[str, Any]] = {}
-        for m in load_matrices():
-            for v in m.variants:
-                if render.selected(v, wanted):
-                    seen.setdefault(v["id"], v)
-        if not seen:
-            return f"*No {', '.join(f'`{w}`' for w in wanted)} variant is installed or measured.*"
-        rows = [
-            (v["id"], v["label"], v.get("doc", ""), v.get("package", "")) for v in seen.values()
-        ]
-        note = "\n\n*(from the matrix files: the package registers no variant with this JAX)*"
-    lines = ["| variant | label | what it is | package |", "|---|---|---|---|"]
-    lines += [f"| `{i}` | {label} | {doc} | `{pkg}` |" for i, label, doc, pkg in rows]
-    return "\n".join(lines) + note
+    """The variants (by mechanism name or variant id) the committed matrix files describe,
+    with the JAX versions that measured each."""
+    vs = [v for v in data.variants() if render.selected(v, wanted)]
+    if not vs:
+        raise DirectiveError(f"no committed matrix file has a variant of {list(wanted)}")
+    lines = ["| variant | label | what it is | package | measured on |", "|---|---|---|---|---|"]
+    for v in vs:
+        where = ", ".join(m.env["jax"] for m in load_matrices() if m.variant(v["id"]))
+        lines.append(f"| `{v['id']}` | {v['label']} | {v['doc']} | `{v['package']}` | JAX {where} |")
+    return "\n".join(lines)
 
 
 def d_computations(src: str) -> str:
     lines = ["| computation | kind | signature | what | from |", "|---|---|---|---|---|"]
     for c in _catalog().values():
+        page = rel(src, f"computations/{c['name']}.md")
         lines.append(
-            f"| [`{c.name}`]({rel(src, f'computations/{c.name}.md')}) | {c.kind} | "
-            f"`{c.signature}` | {c.summary} | {c.source} |"
+            f"| [`{c['name']}`]({page}) | {c['kind']} | "
+            f"`{c['signature']}` | {c['summary']} | {c['source']} |"
         )
     return "\n".join(lines)
 
@@ -302,8 +291,8 @@ def d_computation(src: str, name: str) -> str:
         raise DirectiveError(f"unknown computation {name!r}")
     c = cat[name]
     facts = (
-        f'<p class="jx-facts"><code>{esc(c.signature)}</code> · {esc(c.summary)} · '
-        f"<em>{esc(c.kind)}</em> · from {esc(c.source)}</p>"
+        f'<p class="jx-facts"><code>{esc(c["signature"])}</code> · {esc(c["summary"])} · '
+        f"<em>{esc(c['kind'])}</em> · from {esc(c['source'])}</p>"
     )
     ms = load_matrices()
     measured = [m for m in ms if any(x["name"] == name for x in m.computations)]
