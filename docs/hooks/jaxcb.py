@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxcb_site import code, data, directives
+from jaxcb_site import code, data, directives, perf
 from jaxcb_site.markers import AnnotateExtension
 
 
@@ -36,7 +36,7 @@ def on_files(files: Any, config: Any) -> Any:
     for pkg in code.packages():  # every package's tabs resolve now: a broken one fails early
         for c in data.computations():
             code.tab(pkg, c["name"])
-    return files
+    return perf.add_plots(files, config)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

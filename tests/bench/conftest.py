@@ -7,6 +7,13 @@ summary statistics only (median, quartiles, rounds, host calls per call). A part
 run (``-k``, a single file, a failure) writes ``.benchmarks/jaxcb/<device>.partial.json``
 instead, so the committed file only ever holds complete runs.
 
+Before the first case the session waits (at most ``JAXCB_BENCH_WAIT`` seconds, default
+300) for the 1-minute load average to fall to ``QUIET_LOAD`` (1.5) or below, and records
+the load at the start and at the end. A run that was not quiet at both ends writes only
+the partial file, unless ``JAXCB_BENCH_ALLOW_LOAD=1``: then the committed file is written
+with ``"quiet": false`` and the performance page shows a warning. The session measures
+one CPU device (``JAX_NUM_CPU_DEVICES=1`` in the tox env).
+
 Environment variables:
 
 ``JAXCB_BENCH_BACKEND``
@@ -18,6 +25,8 @@ Environment variables:
     multiplies the time budget of every case (default 1; 0.2 for a quick look).
 ``JAXCB_BENCH_BLOCKS``
     in how many interleaved blocks each case is measured (default 4).
+``JAXCB_BENCH_WAIT``, ``JAXCB_BENCH_ALLOW_LOAD``
+    the bounded wait for a quiet machine, and writing the committed file anyway.
 
 Timing rules: compile time is excluded (two untimed calls first), every timed call
 ends in ``jax.block_until_ready``, and host calls are counted in a separate, untimed
@@ -45,8 +54,8 @@ ROOT = HERE.parents[1]
 DATA_DIR = ROOT / "docs" / "data" / "bench"
 PARTIAL_DIR = ROOT / ".benchmarks" / "jaxcb"
 
-# bench_forms (the floors, minimal forms and seeds) is imported by the test modules
-# whatever pytest's import mode.
+# subjects and seeds (the columns) are imported by the test modules whatever pytest's
+# import mode.
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
@@ -123,15 +132,33 @@ def pytest_configure(config: pytest.Config) -> None:
             "cores being measured): drop -n/--dist"
         )
     backend = _select_backend()
+    waited = _wait_for_quiet()
     config.stash[_STATE] = {
         "start": time.perf_counter(),
         "load_start": _load(),
+        "waited_s": waited,
         "backend": backend,
         "raw": {},
+        "checks": [],
         "failed": 0,
         "deselected": 0,
         "written": None,
     }
+
+
+def _wait_for_quiet() -> float:
+    """Wait, boundedly, until the 1-minute load is at most QUIET_LOAD; seconds waited."""
+    from jaxcb_core.schema import QUIET_LOAD
+
+    limit = float(os.environ.get("JAXCB_BENCH_WAIT", "300"))
+    start = time.monotonic()
+    while (load := _load()) is not None and load > QUIET_LOAD:
+        waited = time.monotonic() - start
+        if waited >= limit:
+            print(f"jaxcb bench: load {load:.2f} after waiting {waited:.0f} s; measuring anyway")
+            break
+        time.sleep(5)
+    return round(time.monotonic() - start, 1)
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
@@ -178,6 +205,7 @@ class Measure:
         block: int = 0,
         blocks: int = 1,
         budget: float = 1.0,
+        check_loop: bool = False,
     ) -> None:
         """Calibrate and time ``call``, which must block until its result is ready
         (the caller has compiled it and run it once already)."""
@@ -217,6 +245,19 @@ class Measure:
             )
         entry["data"].extend(self.benchmark.stats.stats.data)
         raw[key] = entry
+        if check_loop and block == blocks - 1:
+            self.state["checks"].append((key, _tight_loop(call, iterations)))
+
+
+def _tight_loop(call: Callable[[], Any], iterations: int, repeats: int = 15) -> float:
+    """Seconds per call by a bare perf_counter loop: the median of ``repeats`` rounds."""
+    rounds = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(iterations):
+            call()
+        rounds.append((time.perf_counter() - t0) / iterations)
+    return sorted(rounds)[len(rounds) // 2]
 
 
 def _summaries(raw: dict[tuple[Any, ...], dict[str, Any]]) -> list[dict[str, Any]]:
@@ -270,9 +311,12 @@ def _environment(state: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
     import scipy
 
-    from jaxcb_core.bench import machine_info
+    from jaxcb_core.environment import cpu_model
+    from jaxcb_core.schema import QUIET_LOAD
 
     devices = jax.devices()
+    start, end = state["load_start"], _load()
+    quiet = start is not None and end is not None and max(start, end) <= QUIET_LOAD
     return {
         "jax": jax.__version__,
         "jaxlib": importlib.metadata.version("jaxlib"),
@@ -282,12 +326,18 @@ def _environment(state: dict[str, Any]) -> dict[str, Any]:
         "backend": jax.default_backend(),
         "device_kind": devices[0].device_kind,
         "device_count": len(devices),
-        **machine_info(),
+        "process_count": jax.process_count(),
+        "processor": cpu_model(),
+        "cores": os.cpu_count() or 1,
+        "machine": platform.machine(),
         "x64": bool(jax.config.read("jax_enable_x64")),
         "blas": _blas_info(),
         "date": datetime.date.today().isoformat(),
         "duration_s": round(time.perf_counter() - state["start"], 1),
-        "load": _load_info(state),
+        "load_start": None if start is None else round(start, 2),
+        "load_end": None if end is None else round(end, 2),
+        "waited_s": state["waited_s"],
+        "quiet": quiet,
     }
 
 
@@ -298,23 +348,16 @@ def _load() -> float | None:
         return None
 
 
-def _load_info(state: dict[str, Any]) -> str:
-    start, end = state["load_start"], _load()
-    if start is None or end is None:
-        return "not available"
-    return f"{start:.1f} at the start, {end:.1f} at the end (1-minute load average)"
-
-
 def _blas_info() -> str:
-    forms = sys.modules.get("bench_forms")
-    return forms.blas_info() if forms is not None else "not recorded"
+    blas = sys.modules.get("blas")
+    return blas.info() if blas is not None else "not recorded"
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None or not state["raw"]:
         return
-    from jaxcb_core.bench import SCHEMA, SUITES, device_stem, validate
+    from jaxcb_core.schema import BENCH_SCHEMA, SUITES, device_stem, validate_bench
 
     env = _environment(state)
     stem = device_stem(env["backend"], env["device_kind"], env["processor"])
@@ -322,20 +365,41 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         _summaries(state["raw"]), key=lambda r: (SUITES.index(r["suite"]), r["computation"], r["n"])
     )
     variants = {e["variant"]["id"]: e["variant"] for e in state["raw"].values()}
+    medians = {(r["suite"], r["computation"], r["variant"], r["n"]): r["median_s"] for r in results}
+    checks = [
+        {
+            "suite": key[0],
+            "computation": key[1],
+            "variant": key[2],
+            "n": key[3],
+            "harness_s": medians[key],
+            "loop_s": loop,
+        }
+        for key, loop in state["checks"]
+    ]
     doc = {
-        "schema": SCHEMA,
+        "schema": BENCH_SCHEMA,
         "device": stem,
         "environment": env,
         "variants": sorted(variants.values(), key=lambda v: (v["order"], v["id"])),
         "results": results,
+        "checks": checks,
     }
-    errors = validate(doc)
+    errors = validate_bench(doc)
+    if not errors:  # the targets, measured in this run, go into the file beside the results
+        from jaxcb_core.bench import Device, targets
+        from jaxcb_core.schema import BenchFile
+
+        doc["targets"] = [t.model_dump() for t in targets(Device(BenchFile.model_validate(doc)))]
+    allowed = os.environ.get("JAXCB_BENCH_ALLOW_LOAD", "") not in ("", "0")
+    state["loud"] = not env["quiet"] and not allowed
     complete = (
         not errors
         and state["failed"] == 0
         and state["deselected"] == 0
         and {r["suite"] for r in results} == set(SUITES)
         and exitstatus == 0
+        and not state["loud"]
     )
     out_dir = Path(os.environ.get("JAXCB_BENCH_OUT") or DATA_DIR)
     path = out_dir / f"{stem}.json" if complete else PARTIAL_DIR / f"{stem}.partial.json"
@@ -357,5 +421,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.write_line(
         f"jaxcb bench: {count} results in {duration:.0f} s -> {shown} ({what})", bold=True
     )
+    if state.get("loud"):
+        terminalreporter.write_line(
+            "jaxcb bench: the machine was not quiet (1-minute load above 1.5 at the start or "
+            "the end): not written as the committed file. JAXCB_BENCH_ALLOW_LOAD=1 writes it "
+            "anyway, marked as measured under load.",
+            red=True,
+        )
     for e in errors[:10]:
         terminalreporter.write_line(f"jaxcb bench: schema error: {e}", red=True)

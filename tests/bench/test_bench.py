@@ -2,35 +2,40 @@
 
 Off by default; ``tox -e bench`` (``pytest tests/bench -m bench --benchmark-only``)
 runs every case once and writes ``docs/data/bench/<device>.json``. Cases run in an
-order that keeps the columns of one table row next to each other in time, so
-machine noise affects a row's ratios as little as possible.
+order that keeps the columns of one table row next to each other in time, so machine
+noise affects a row's ratios as little as possible. Every column comes from the catalog
+and the registries (``subjects.py``), and the seeds' own code (``seeds.py``).
 
 Suites (the ``suite`` field of the data):
 
 - ``calls``: one jitted call per round. ``sin_scale`` sweeps n = 1 ... 10^7 float32
   elements (every power of ten from 10^2, for the crossover); the other computations
-  run at one element and at one larger size.
+  run at one element and at one larger size. Each mechanism's no-op runs beside them.
 - ``vmap``: ``jax.vmap`` over batches of 1, 8, 64, 512 of the catalog's inputs, for
-  the default pattern, every ``vmap_method``, the minimal form, ``io_callback``, and
-  the reference: one unbatched call of the pattern on the stacked data.
-- ``loops``: a 1000-step ``lax.scan`` with a host call per step, with one host call
-  on the stacked states, and throttled to every 100th step (``progress``).
+  every variant that batches, against each package's pattern called once on the
+  stacked data.
+- ``loops``: a 1000-step ``lax.scan`` with a host call per step (the effect patterns,
+  each mechanism's no-op), one host call on the stacked states, and throttled to every
+  100th step (``progress``).
 - ``grad``: ``jax.grad`` of the sum through the derivative rules, against native.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+from collections.abc import Callable
 from typing import Any
 
-import bench_forms as forms
+import blas
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import scipy.linalg
+import subjects as cols
+from seeds import SEEDS
 
-from jaxcb_core import catalog
+from jaxcb_core import catalog, references
 
 pytestmark = pytest.mark.bench
 
@@ -47,6 +52,11 @@ VMAP_NAMES = ("sin_scale", "bessel_jv", "expm", "cubic_root")
 GRAD_SIZES: dict[str, tuple[int, ...]] = {"bessel_jv": (8, 10_000), "expm": (16, 4_096)}
 
 
+def _blocks() -> int:
+    """In how many interleaved blocks each case is measured (``JAXCB_BENCH_BLOCKS``)."""
+    return int(os.environ.get("JAXCB_BENCH_BLOCKS", "4"))
+
+
 def _check(name: str, out: Any, expected: Any) -> None:
     for o, e in zip(jax.tree.leaves(out), jax.tree.leaves(expected), strict=True):
         np.testing.assert_allclose(np.asarray(o), np.asarray(e), rtol=2e-3, atol=2e-4, err_msg=name)
@@ -54,20 +64,50 @@ def _check(name: str, out: Any, expected: Any) -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def _session_setup() -> Any:
-    """Count host calls; OpenBLAS on one thread (see bench_forms)."""
-    forms.install_counters()
-    forms.limit_blas()
+    """OpenBLAS on one thread (see blas.py)."""
+    blas.limit()
     yield
-    forms.restore_blas()
-    forms.uninstall_counters()
+    blas.restore()
+
+
+class Skip(Exception):
+    """The subject raises for this case (not measured: the matrix says why)."""
 
 
 _ROW: dict[str, Any] = {"key": None, "cases": {}, "dev": ()}
 
 
+def timed_call(
+    subject: cols.Subject, args: tuple[Any, ...], dev_args: tuple[Any, ...]
+) -> tuple[Callable[[], Any], Any, int | None]:
+    """``(call, result, host calls per call)``; ``call()`` runs once and blocks until the
+    result is ready. Compiled and counted inside the subject's probe (so its host
+    functions are the counted ones), timed outside it."""
+    if not subject.jit:
+        fn = subject.build(None)  # type: ignore[arg-type]
+        np_args = tuple(np.asarray(a) for a in args)
+        return (lambda: fn(*np_args)), fn(*np_args), None
+    with subject.observe() as tally:
+        f = jax.jit(subject.build(tally))
+
+        def call() -> Any:
+            return jax.block_until_ready(f(*dev_args))
+
+        try:
+            call()  # compiles
+        except Exception as e:  # measured where it runs; the matrix has the error
+            raise Skip(f"{subject.id}: {type(e).__name__}: {str(e).splitlines()[0]}") from e
+        jax.effects_barrier()
+        before = None if tally is None else tally.calls
+        out = call()
+        jax.effects_barrier()
+        calls = None if tally is None or before is None else tally.calls - before
+    return call, out, calls
+
+
 def _run(
     measure: Any,
-    subject: forms.Subject,
+    subject: cols.Subject,
     args: tuple[Any, ...],
     *,
     suite: str,
@@ -75,98 +115,137 @@ def _run(
     n: int,
     block: int,
     expected: Any = None,
+    check_loop: bool = False,
 ) -> None:
     """Time one case. The cases of a row share their device arguments, and a case
     compiled in block 0 is reused in the later blocks (compile time is never timed)."""
-    with forms.blas_default() if subject.blas_default else contextlib.nullcontext():
-        _measure(measure, subject, args, suite, computation, n, block, expected)
-
-
-def _measure(
-    measure: Any,
-    subject: forms.Subject,
-    args: tuple[Any, ...],
-    suite: str,
-    computation: str,
-    n: int,
-    block: int,
-    expected: Any,
-) -> None:
     row = (suite, computation, n)
     if _ROW["key"] != row:
         _ROW.update(key=row, cases={}, dev=tuple(jax.device_put(a) for a in args))
-    case = _ROW["cases"].get(subject.id)
-    if case is None:
-        call, out, calls = forms.timed_call(subject, args, _ROW["dev"])
-        if expected is not None and subject.checked:
-            _check(f"{suite} {computation} n={n} {subject.id}", out, expected)
-        case = _ROW["cases"][subject.id] = (call, calls, forms.nbytes(args, out))
-        del out
-    call, calls, nbytes = case
-    measure(
-        call,
-        suite=suite,
-        computation=computation,
-        variant=subject.meta(),
-        n=n,
-        host_calls=calls,
-        nbytes=nbytes,
-        block=block,
-        blocks=forms.BLOCKS,
-    )
+    threads = blas.default_threads() if subject.blas_default else contextlib.nullcontext()
+    with threads:
+        case = _ROW["cases"].get(subject.id)
+        if case is None:
+            try:
+                call, out, calls = timed_call(subject, args, _ROW["dev"])
+            except Skip as e:
+                _ROW["cases"][subject.id] = e
+                pytest.skip(str(e))
+            if expected is not None and subject.checked:
+                _check(f"{suite} {computation} n={n} {subject.id}", out, expected)
+            case = _ROW["cases"][subject.id] = (call, calls, _nbytes(args, out))
+            del out
+        if isinstance(case, Skip):
+            pytest.skip(str(case))
+        call, calls, nbytes = case
+        measure(
+            call,
+            suite=suite,
+            computation=computation,
+            variant=subject.meta(),
+            n=n,
+            host_calls=calls,
+            nbytes=nbytes,
+            block=block,
+            blocks=_blocks(),
+            check_loop=check_loop,
+        )
 
 
-def _params(row: tuple[Any, ...], subjects: list[forms.Subject], label: str) -> list[Any]:
+def _nbytes(args: tuple[Any, ...], out: Any) -> int:
+    return int(sum(np.asarray(a).nbytes for a in [*args, *jax.tree.leaves(out)]))
+
+
+def _params(row: tuple[Any, ...], subjects: list[cols.Subject], label: str) -> list[Any]:
     """Every subject of a row in block 0, then every subject in block 1, ..."""
     return [
         pytest.param(*row, s, b, id=f"{label}-{s.id}-b{b}")
-        for b in range(forms.BLOCKS)
+        for b in range(_blocks())
         for s in subjects
     ]
+
+
+def _sized(name: str, n: int) -> tuple[Any, ...]:
+    comp = catalog.by_name(name)
+    assert comp.sized_args is not None
+    return comp.sized_args(cols.DTYPE, n)
 
 
 # ------------------------------------------------------------------------------- calls
 
 
+def call_subjects(name: str) -> list[cols.Subject]:
+    out = [cols.floor(name)]
+    out += [s for s in (cols.floor_into(name),) if s]
+    out += cols.patterns(name, "jit")
+    minimal = cols.minimal_call(name)
+    out += minimal + cols.minimal_send(name)
+    if name == "sin_scale":
+        out += cols.noops()
+    if name in cols.BLAS_USERS and blas.available():
+        out += [cols.blas_default(cols.floor(name)), *map(cols.blas_default, minimal[:1])]
+    if name in SEEDS:
+        out.append(SEEDS[name])
+    return out
+
+
 def _call_cases() -> list[Any]:
     cases = []
     for name, sizes in CALL_SIZES.items():
-        subjects = forms.call_subjects(name)
+        subjects = call_subjects(name)
         for n in sizes:
             cases += _params((name, n), subjects, f"{name}-{n}")
     return cases
 
 
 @pytest.mark.parametrize(("name", "n", "subject", "block"), _call_cases())
-def test_calls(measure: Any, name: str, n: int, subject: forms.Subject, block: int) -> None:
-    args = forms.inputs(name, n)
-    expected = forms.FLOORS[name](*args) if block == 0 else None
+def test_calls(measure: Any, name: str, n: int, subject: cols.Subject, block: int) -> None:
+    args = _sized(name, n)
+    numpy = catalog.by_name(name).numpy
+    assert numpy is not None
+    expected = numpy(*args) if block == 0 else None
+    check = n == 1 and subject.role == "minimal"  # the harness against a tight loop
     _run(
-        measure, subject, args, suite="calls", computation=name, n=n, block=block, expected=expected
+        measure,
+        subject,
+        args,
+        suite="calls",
+        computation=name,
+        n=n,
+        block=block,
+        expected=expected,
+        check_loop=check,
     )
 
 
 # -------------------------------------------------------------------------------- vmap
 
 
+def vmap_subjects(name: str) -> list[cols.Subject]:
+    out = cols.patterns(name, "vmap")
+    out += [cols.unbatched(s) for s in cols.first_patterns(name)]
+    return [cols.floor(name), *out]
+
+
 def _vmap_cases() -> list[Any]:
     cases = []
     for name in VMAP_NAMES:
-        subjects = [*forms.vmap_subjects(name), forms.unbatched(name), forms.floor(name)]
-        if name in forms.BLAS_USERS:
-            subjects += [s for s in (forms.floor_blas_default(name),) if s]
+        subjects = vmap_subjects(name)
         for batch in BATCHES:
             cases += _params((name, batch), subjects, f"{name}-{batch}")
     return cases
 
 
 @pytest.mark.parametrize(("name", "batch", "subject", "block"), _vmap_cases())
-def test_vmap(measure: Any, name: str, batch: int, subject: forms.Subject, block: int) -> None:
-    args = forms.batched_inputs(name, batch)
-    if subject.jit and subject.id != "pure_callback/unbatched":  # the others take the stacked data
-        axes = forms.in_axes(name, args)
+def test_vmap(measure: Any, name: str, batch: int, subject: cols.Subject, block: int) -> None:
+    comp = catalog.by_name(name)
+    args = comp.batched_args(cols.DTYPE, batch, step=0.25 / batch)
+    if subject.jit and subject.form == "pattern":  # the others take the stacked data
+        axes = tuple(0 if i in comp.batch_argnums else None for i in range(len(args)))
         subject = subject.map(lambda f: jax.vmap(f, in_axes=axes))
-    expected = forms.FLOORS[name](*args) if block == 0 else None
+    numpy = comp.numpy
+    assert numpy is not None
+    expected = numpy(*args) if block == 0 else None
     _run(
         measure,
         subject,
@@ -183,23 +262,23 @@ def test_vmap(measure: Any, name: str, batch: int, subject: forms.Subject, block
 
 
 def _loop_cases() -> list[Any]:
-    rows: dict[str, list[forms.Subject]] = {}
-    for c, s in forms.loop_subjects():
+    rows: dict[str, list[cols.Subject]] = {}
+    for c, s in cols.loop_subjects():
         rows.setdefault(c, []).append(s)
     return [p for c, subjects in rows.items() for p in _params((c,), subjects, c)]
 
 
 @pytest.mark.parametrize(("name", "subject", "block"), _loop_cases())
-def test_loops(measure: Any, name: str, subject: forms.Subject, block: int) -> None:
-    x0 = np.linspace(-1.0, 1.0, 8, dtype=forms.DTYPE)
-    expected = catalog.by_name("log_steps").reference(x0, forms.STEPS) if block == 0 else None
+def test_loops(measure: Any, name: str, subject: cols.Subject, block: int) -> None:
+    x0 = np.linspace(-1.0, 1.0, 8, dtype=cols.DTYPE)
+    expected = catalog.by_name("log_steps").reference(x0, cols.STEPS) if block == 0 else None
     _run(
         measure,
         subject,
         (x0,),
         suite="loops",
         computation=name,
-        n=forms.STEPS,
+        n=cols.STEPS,
         block=block,
         expected=expected,
     )
@@ -211,26 +290,22 @@ def test_loops(measure: Any, name: str, subject: forms.Subject, block: int) -> N
 def _grad_cases() -> list[Any]:
     cases = []
     for name, sizes in GRAD_SIZES.items():
-        subjects = [forms.pattern("native/jax", name), forms.pattern("pure_callback/default", name)]
-        if name in forms.SEEDS:
-            subjects.append(forms.SEEDS[name])
+        subjects = cols.patterns(name, "grad")
+        if name in SEEDS:
+            subjects.append(SEEDS[name])
         for n in sizes:
             cases += _params((name, n), subjects, f"{name}-{n}")
     return cases
 
 
 @pytest.mark.parametrize(("name", "n", "subject", "block"), _grad_cases())
-def test_grad(measure: Any, name: str, n: int, subject: forms.Subject, block: int) -> None:
+def test_grad(measure: Any, name: str, n: int, subject: cols.Subject, block: int) -> None:
     comp = catalog.by_name(name)
-    args = forms.inputs(name, n)
+    args = _sized(name, n)
     argnum = comp.diff_argnum
     assert argnum is not None
     subject = subject.map(lambda f: jax.grad(lambda *a: jnp.sum(f(*a)), argnums=argnum))
-    if name == "expm":  # the gradient of sum(expm(a)): the Frechet derivative at a^T
-        a = np.asarray(args[0], np.float64)
-        expected = scipy.linalg.expm_frechet(a.T, np.ones_like(a), compute_expm=False)
-    else:  # elementwise: the gradient of the sum is the JVP along ones
-        expected = np.asarray(comp.jvp_reference(args, np.ones_like(args[argnum])))
+    expected = references.grad(comp, args) if block == 0 else None
     _run(
         measure,
         subject,
@@ -239,5 +314,5 @@ def test_grad(measure: Any, name: str, n: int, subject: forms.Subject, block: in
         computation=name,
         n=n,
         block=block,
-        expected=expected if block == 0 else None,
+        expected=expected,
     )

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-from jaxcb_core.catalog import CATALOG
 from jaxcb_site import code
+from jaxcb_site import data as site_data
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = [c["name"] for c in data.computations()]
+NAMES = [c["name"] for c in site_data.computations()]
 
 pytestmark = pytest.mark.slow
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from jaxcb_core.catalog import CATALOG
 from jaxcb_site import code
+from jaxcb_site import data as site_data
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = [c["name"] for c in data.computations()]
+NAMES = [c["name"] for c in site_data.computations()]
 
 
 def _written_refs() -> list[tuple[str, str, str | None]]:
@@ -37,8 +37,10 @@ def _generated_refs() -> list[tuple[str, str, str | None]]:
 
 def _pattern_modules() -> list[Path]:
     return sorted(
-        p for pkg in code.packages() for p in pkg.src.glob("*") if p.stem in NAMES
-        and p.suffix in code.SOURCES
+        p
+        for pkg in code.packages()
+        for p in pkg.src.glob("*")
+        if p.stem in NAMES and p.suffix in code.SOURCES
     )
 
 

@@ -60,7 +60,9 @@ def _order(pkg: Package) -> tuple[int, str]:
 def packages() -> list[Package]:
     """The mechanism packages of the repository (a ``_registry.py`` makes one), in the
     order of their first variant."""
-    found = [Package(reg.parent.name, reg.parent) for reg in ROOT.glob("packages/*/src/*/_registry.py")]
+    found = [
+        Package(reg.parent.name, reg.parent) for reg in ROOT.glob("packages/*/src/*/_registry.py")
+    ]
     return sorted(found, key=_order)
 
 

@@ -12,6 +12,7 @@ variants MECH          the registry's variants of one mechanism (id, label, doc)
 computations           the catalog as a table linking to the computation pages
 verdict V C T          what each committed JAX does for (variant, computation, transform)
 legend                 the cell legend
+bench-NAME             a section of the performance page (``jaxcb_site.perf``)
 =====================  ==============================================================
 """
 
@@ -23,7 +24,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from . import code, data, render
+from . import code, data, perf, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -270,7 +271,9 @@ def d_variants(src: str, *wanted: str) -> str:
     lines = ["| variant | label | what it is | package | measured on |", "|---|---|---|---|---|"]
     for v in vs:
         where = ", ".join(m.env["jax"] for m in load_matrices() if m.variant(v["id"]))
-        lines.append(f"| `{v['id']}` | {v['label']} | {v['doc']} | `{v['package']}` | JAX {where} |")
+        lines.append(
+            f"| `{v['id']}` | {v['label']} | {v['doc']} | `{v['package']}` | JAX {where} |"
+        )
     return "\n".join(lines)
 
 
@@ -402,6 +405,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     "summary": d_summary,
     "variants": d_variants,
     "verdict": d_verdict,
+    **perf.DIRECTIVES,  # bench-NAME: the performance page
 }
 
 

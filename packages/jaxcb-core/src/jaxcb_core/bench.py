@@ -1,208 +1,350 @@
-"""The benchmark data file: ``docs/data/bench/<device>.json``.
+"""Benchmark analysis: ratios, crossovers and target verdicts from one benchmark file.
 
-The benchmarks in ``tests/bench`` write one file per device; the site's
-performance page is generated from it. Only summary statistics are stored:
-median, quartiles, rounds and the number of host calls, never raw rounds.
-
-Like the catalog, this module is mechanism-free and imports no JAX::
-
-    {
-      "schema": 1,
-      "device": "cpu-intel-xeon-processor",          # the file name, without .json
-      "environment": {"jax": ..., "jaxlib": ..., "python": ..., "numpy": ..., "scipy": ...,
-                      "backend": "cpu", "device_kind": "cpu", "device_count": 1,
-                      "processor": "<cpu model>", "cores": 2, "machine": "x86_64",
-                      "x64": false, "blas": "OpenBLAS on 1 thread (its default here: 2)",
-                      "date": "2026-01-31", "duration_s": 412.0,
-                      "load": "1.2 at the start, 2.0 at the end (1-minute load average)"},
-      "variants": [{"id": "pure_callback/default", "label": "...", "role": "pattern",
-                    "mechanism": "pure_callback", "doc": "...", "order": 20}, ...],
-      "results": [{"suite": "calls", "computation": "sin_scale", "variant": "floor/numpy",
-                   "n": 1000000, "median_s": ..., "q1_s": ..., "q3_s": ..., "iqr_s": ...,
-                   "min_s": ..., "rounds": 50, "iterations": 1, "host_calls": null,
-                   "bytes": 8000000}, ...]
-    }
-
-``role`` says what a column is: ``floor`` (NumPy called directly), ``native``,
-``pattern`` (a discovered jaxcb variant), ``minimal`` (the bare mechanism call),
-``reference`` (another form the page compares with) or ``seed`` (a seed's own code);
-``order`` sorts the columns (discovered variants bring their registry order).
-
-``n`` is the size parameter of the suite: elements per argument for ``calls`` and
-``grad``, the batch size for ``vmap``, the number of ``lax.scan`` steps for
-``loops``. ``host_calls`` is how many times the host function ran for *one*
-timed call (``null`` where there is no host function, e.g. native code and the
-NumPy floor). ``bytes`` is what one call reads and writes (arguments plus
-results), for the effective bandwidth.
+Works on :class:`~jaxcb_core.schema.BenchFile` records only (the standard library and
+pydantic: the site calls it at build time without JAX). Columns are found by their
+``role`` and ``form`` (see :class:`~jaxcb_core.schema.BenchVariant`), never by a
+mechanism's name. The benchmark session stores :func:`targets` in the file it writes;
+the performance page renders them and the other analyses from the same functions.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import platform
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable
 from typing import Any
 
+from .schema import BenchFile, BenchResult, BenchVariant, TargetRecord
+
 __all__ = [
-    "ROLES",
-    "SCHEMA",
-    "SUITES",
-    "cpu_model",
-    "device_stem",
-    "machine_info",
-    "slug",
-    "validate",
+    "CROSSOVER",
+    "PATTERN_TARGET",
+    "VMAP_TARGET",
+    "Device",
+    "Target",
+    "crossover",
+    "fixed_cost_crossover",
+    "loop_steps",
+    "pattern_ratios",
+    "targets",
 ]
 
-SCHEMA = 1
-SUITES = ("calls", "vmap", "loops", "grad")
-ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference")
-
-_ENVIRONMENT_KEYS = {
-    "jax": str,
-    "jaxlib": str,
-    "python": str,
-    "numpy": str,
-    "scipy": str,
-    "backend": str,
-    "device_kind": str,
-    "device_count": int,
-    "processor": str,
-    "cores": int,
-    "machine": str,
-    "x64": bool,
-    "blas": str,
-    "date": str,
-    "duration_s": (int, float),
-    "load": str,
-}
-_VARIANT_KEYS = {"id": str, "label": str, "role": str, "mechanism": str, "doc": str, "order": int}
-_RESULT_KEYS = {
-    "suite": str,
-    "computation": str,
-    "variant": str,
-    "n": int,
-    "median_s": float,
-    "q1_s": float,
-    "q3_s": float,
-    "iqr_s": float,
-    "min_s": float,
-    "rounds": int,
-    "iterations": int,
-    "host_calls": (int, type(None)),
-    "bytes": (int, type(None)),
-}
+PATTERN_TARGET = 1.10  # a pattern costs at most this much more than its mechanism's minimal form
+NOOP_TARGET = 1.10  # the fastest mechanism's round trip against the jitted native no-op
+FLOOR_TARGET = 1.10  # the best pattern at a large n against the NumPy floor
+HARNESS_TARGET = 1.10  # the harness against a tight perf_counter loop, either way
+VMAP_TARGET = 1.5  # vmap at the largest batch against one unbatched call on the same data
+CROSSOVER = 2.0  # fixed cost stops dominating where a call takes 2x its one-element time
+LARGE = 1_000_000  # "large n" for the floor target
 
 
-def slug(text: str) -> str:
-    """``"Intel(R) Xeon(R) Processor"`` -> ``"intel-xeon-processor"``."""
-    text = re.sub(r"\((r|tm|c)\)", "", text.lower())
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "unknown"
+class Device:
+    """One benchmark file, indexed by ``(suite, computation, variant, n)``."""
+
+    def __init__(self, file: BenchFile) -> None:
+        self.file = file
+        self.env = file.environment
+        self.stem = file.device
+        self.variants: dict[str, BenchVariant] = {v.id: v for v in file.variants}
+        self.index: dict[tuple[str, str, str, int], BenchResult] = {
+            r.key(): r for r in file.results
+        }
+
+    @property
+    def kind(self) -> str:
+        return "CPU" if self.env.backend == "cpu" else "GPU"
+
+    @property
+    def title(self) -> str:
+        name = self.env.processor if self.kind == "CPU" else self.env.device_kind
+        return f"{self.kind} · {name}"
+
+    def get(self, suite: str, comp: str, variant: str, n: int) -> BenchResult | None:
+        return self.index.get((suite, comp, variant, n))
+
+    def t(self, suite: str, comp: str, variant: str, n: int) -> float | None:
+        r = self.get(suite, comp, variant, n)
+        return r.median_s if r else None
+
+    def computations(self, suite: str) -> list[str]:
+        return list(dict.fromkeys(r.computation for r in self.file.results if r.suite == suite))
+
+    def sizes(self, suite: str, comp: str) -> list[int]:
+        return sorted({r.n for r in self.file.results if (r.suite, r.computation) == (suite, comp)})
+
+    def columns(self, suite: str, comp: str | None = None) -> list[str]:
+        ids = {
+            r.variant
+            for r in self.file.results
+            if r.suite == suite and (comp is None or r.computation == comp)
+        }
+        return sorted(ids, key=self.order)
+
+    def order(self, vid: str) -> tuple[int, str]:
+        return (self.variants[vid].order, vid)
+
+    def label(self, vid: str) -> str:
+        return self.variants[vid].label
+
+    def of_form(self, *forms: str, role: str | None = None) -> list[BenchVariant]:
+        return sorted(
+            (v for v in self.variants.values() if v.form in forms and role in (None, v.role)),
+            key=lambda v: self.order(v.id),
+        )
+
+    def observers(self) -> set[str]:
+        """Mechanisms that only observe: their minimal form is a ``send``, never a ``call``
+        (their patterns return a result computed natively, not on the host)."""
+        calls = {v.mechanism for v in self.of_form("call")}
+        return {v.mechanism for v in self.of_form("send")} - calls
+
+    def host_patterns(self) -> list[BenchVariant]:
+        """Patterns whose result is computed on the host (not observers)."""
+        watch = self.observers()
+        return [v for v in self.of_form("pattern", role="pattern") if v.mechanism not in watch]
+
+    def minimal_of(self, mechanism: str) -> BenchVariant | None:
+        """The mechanism's minimal form: its bare ``call``, or ``send`` for an observer."""
+        found = [v for v in self.of_form("call", "send") if v.mechanism == mechanism]
+        return found[0] if found else None
+
+    def series(
+        self, suite: str, comp: str, variants: Iterable[str]
+    ) -> tuple[list[int], list[list[float]]]:
+        """``(sizes, medians per variant)`` over the sizes every variant has."""
+        vs = list(variants)
+        sizes = [n for n in self.sizes(suite, comp) if all(self.get(suite, comp, v, n) for v in vs)]
+        return sizes, [[self.index[(suite, comp, v, n)].median_s for n in sizes] for v in vs]
 
 
-def cpu_model() -> str:
-    """The CPU model name (``/proc/cpuinfo`` on Linux), else what `platform` knows."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return " ".join(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
+# --------------------------------------------------------------------------- crossovers
 
 
-def device_stem(backend: str, device_kind: str, processor: str | None = None) -> str:
-    """File name (no extension) for one device: ``cpu-<cpu model>`` or ``gpu-<kind>``."""
-    if backend == "cpu":
-        return f"cpu-{slug(processor or cpu_model())}"
-    return f"{'gpu' if backend in ('gpu', 'cuda', 'rocm') else backend}-{slug(device_kind)}"
+def crossover(
+    sizes: list[int], t: list[float], ref: list[float], factor: float = CROSSOVER
+) -> tuple[str, float | None]:
+    """The size from which on ``t <= factor * ref`` holds at every measured size,
+    interpolated log-log between the last size where it fails and the next.
+
+    ``("below", None)`` if it holds at every size, ``("above", last ratio)`` if it fails
+    at the largest, else ``("at", n)``.
+    """
+    ratios = [a / b for a, b in zip(t, ref, strict=True)]
+    failing = [i for i, r in enumerate(ratios) if r > factor]
+    if not failing:
+        return "below", None
+    j = failing[-1]
+    if j == len(ratios) - 1:
+        return "above", ratios[-1]
+    n0, n1, r0, r1 = sizes[j], sizes[j + 1], ratios[j], ratios[j + 1]
+    frac = (math.log(r0) - math.log(factor)) / (math.log(r0) - math.log(r1))
+    return "at", math.exp(math.log(n0) + frac * (math.log(n1) - math.log(n0)))
 
 
-def _check_keys(where: str, obj: Any, spec: Mapping[str, Any], errors: list[str]) -> None:
-    if not isinstance(obj, dict):
-        errors.append(f"{where}: must be an object, got {type(obj).__name__}")
-        return
-    missing = spec.keys() - obj.keys()
-    extra = obj.keys() - spec.keys()
-    if missing:
-        errors.append(f"{where}: missing keys {sorted(missing)}")
-    if extra:
-        errors.append(f"{where}: unknown keys {sorted(extra)}")
-    for key, types in spec.items():
-        if key not in obj:
-            continue
-        value = obj[key]
-        ok = isinstance(value, types) and not (types is int and isinstance(value, bool))
-        if not ok:
-            errors.append(f"{where}.{key}: wrong type {type(value).__name__}")
+def fixed_cost_crossover(sizes: list[int], t: list[float]) -> tuple[str, float | None]:
+    """Where ``t(n) >= CROSSOVER * t(smallest n)``: the fixed cost is at most half the time."""
+    return crossover(sizes, [t[0]] * len(t), t, factor=1 / CROSSOVER)
 
 
-def validate(doc: Any) -> list[str]:
-    """Every way ``doc`` departs from the schema (an empty list: valid)."""
-    errors: list[str] = []
-    _check_keys(
-        "file",
-        doc,
-        {"schema": int, "device": str, "environment": dict, "variants": list, "results": list},
-        errors,
-    )
-    if errors:
-        return errors
-    if doc["schema"] != SCHEMA:
-        errors.append(f"schema: expected {SCHEMA}, got {doc['schema']}")
-    _check_keys("environment", doc["environment"], _ENVIRONMENT_KEYS, errors)
-    ids = set()
-    for i, v in enumerate(doc["variants"]):
-        _check_keys(f"variants[{i}]", v, _VARIANT_KEYS, errors)
-        if isinstance(v, dict):
-            if v.get("role") not in ROLES:
-                errors.append(f"variants[{i}].role: {v.get('role')!r} not in {ROLES}")
-            if v.get("id") in ids:
-                errors.append(f"variants[{i}].id: duplicate {v.get('id')!r}")
-            ids.add(v.get("id"))
-    seen = set()
-    for i, r in enumerate(doc["results"]):
-        where = f"results[{i}]"
-        _check_keys(where, r, _RESULT_KEYS, errors)
-        if not isinstance(r, dict) or any(k not in r for k in _RESULT_KEYS):
-            continue
-        if r["suite"] not in SUITES:
-            errors.append(f"{where}.suite: {r['suite']!r} not in {SUITES}")
-        if r["variant"] not in ids:
-            errors.append(f"{where}.variant: {r['variant']!r} is not listed in variants")
-        key = (r["suite"], r["computation"], r["variant"], r["n"])
-        if key in seen:
-            errors.append(f"{where}: duplicate result {key}")
-        seen.add(key)
-        times = [r[k] for k in ("min_s", "q1_s", "median_s", "q3_s")]
-        if not all(isinstance(t, float) and math.isfinite(t) and t > 0 for t in times):
-            errors.append(f"{where}: times must be finite and positive, got {times}")
-        elif times != sorted(times):
-            errors.append(f"{where}: expected min <= q1 <= median <= q3, got {times}")
-        elif not math.isclose(r["iqr_s"], r["q3_s"] - r["q1_s"], rel_tol=1e-6, abs_tol=1e-12):
-            errors.append(f"{where}.iqr_s: is not q3_s - q1_s")
-        if isinstance(r["rounds"], int) and r["rounds"] < 3:
-            errors.append(f"{where}.rounds: at least 3 rounds, got {r['rounds']}")
-        if r["host_calls"] is not None and r["host_calls"] < 0:
-            errors.append(f"{where}.host_calls: negative")
-    if "device" in doc and "environment" in doc and isinstance(doc["environment"], dict):
-        env = doc["environment"]
-        if {"backend", "device_kind", "processor"} <= env.keys():
-            stem = device_stem(env["backend"], env["device_kind"], env["processor"])
-            if doc["device"] != stem:
-                errors.append(
-                    f"device: expected {stem!r} for this environment, got {doc['device']!r}"
+# ------------------------------------------------------------------------------ ratios
+
+
+def pattern_ratios(dev: Device) -> list[dict[str, Any]]:
+    """Each pattern against its mechanism's minimal form and the floor, at every n."""
+    out = []
+    for comp in dev.computations("calls"):
+        for n in dev.sizes("calls", comp):
+            floor = dev.t("calls", comp, "floor/numpy", n)
+            for pat in dev.of_form("pattern", role="pattern"):
+                mini = dev.minimal_of(pat.mechanism)
+                rp = dev.get("calls", comp, pat.id, n)
+                rm = dev.get("calls", comp, mini.id, n) if mini else None
+                if rp is None:
+                    continue
+                out.append(
+                    {
+                        "computation": comp,
+                        "n": n,
+                        "pattern": pat.id,
+                        "minimal": mini.id if mini and rm else None,
+                        "vs_minimal": rp.median_s / rm.median_s if rm else None,
+                        "vs_minimal_fastest": rp.min_s / rm.min_s if rm else None,
+                        "vs_floor": rp.median_s / floor if floor else None,
+                        "minimal_vs_floor": rm.median_s / floor if rm and floor else None,
+                    }
                 )
-    return errors
+    return out
 
 
-def machine_info() -> dict[str, Any]:
-    """What the data file records about the machine (no JAX involved)."""
-    return {
-        "processor": cpu_model(),
-        "cores": os.cpu_count() or 1,
-        "machine": platform.machine(),
-    }
+def loop_steps(dev: Device) -> list[dict[str, Any]]:
+    """Per-step cost in the loop suite: (time - native scan) / steps, every column."""
+    out = []
+    scans = dev.of_form("scan")  # the native scan: the same loop, nothing sent to the host
+    for comp in dev.computations("loops"):
+        for n in dev.sizes("loops", comp):
+            times = [
+                t
+                for s in scans
+                for c in dev.computations("loops")
+                if (t := dev.t("loops", c, s.id, n))
+            ]
+            base = times[0] if times else None
+            for vid in dev.columns("loops", comp):
+                r = dev.get("loops", comp, vid, n)
+                if r is None or dev.variants[vid].form == "scan":
+                    continue
+                out.append(
+                    {
+                        "computation": comp,
+                        "variant": vid,
+                        "steps": n,
+                        "per_step_s": (r.median_s - base) / n if base else None,
+                        "vs_native": r.median_s / base if base else None,
+                        "host_calls": r.host_calls,
+                    }
+                )
+    return out
+
+
+# ----------------------------------------------------------------------------- targets
+
+
+Target = TargetRecord  # one target: a ratio measured in one run, its limit and where
+
+
+def _pattern_targets(dev: Device) -> list[Target]:
+    worst: dict[str, dict[str, Any]] = {}
+    for r in pattern_ratios(dev):
+        if r["vs_minimal"] is None:
+            continue
+        key = f"{r['pattern']} ({r['computation']})"
+        if key not in worst or r["vs_minimal"] > worst[key]["vs_minimal"]:
+            worst[key] = r
+    return [
+        Target(
+            name="pattern ÷ its minimal form",
+            subject=r["pattern"],
+            value=r["vs_minimal"],
+            limit=PATTERN_TARGET,
+            where=f"{r['computation']}, worst at n = {r['n']}",
+            detail=f"fastest rounds: ×{r['vs_minimal_fastest']:.3g}",
+        )
+        for r in worst.values()
+    ]
+
+
+def _noop_target(dev: Device) -> list[Target]:
+    native = [v for v in dev.of_form("noop") if v.role == "native"]
+    noops = [v for v in dev.of_form("noop") if v.role != "native"]
+    if not native or not noops:
+        return []
+    base = dev.t("calls", "sin_scale", native[0].id, 1)
+    times = [(dev.t("calls", "sin_scale", v.id, 1), v) for v in noops]
+    measured = [(t, v) for t, v in times if t is not None]
+    if base is None or not measured:
+        return []
+    t, best = min(measured, key=lambda p: p[0])
+    return [
+        Target(
+            name="fastest round trip ÷ jitted native no-op",
+            subject=best.id,
+            value=t / base,
+            limit=NOOP_TARGET,
+            where="one float32 element",
+            detail=", ".join(
+                f"{v.mechanism} ×{tv / base:.3g}" for tv, v in sorted(measured, key=lambda p: p[0])
+            ),
+        )
+    ]
+
+
+def _floor_targets(dev: Device) -> list[Target]:
+    out = []
+    for comp in dev.computations("calls"):
+        n = max(dev.sizes("calls", comp))
+        for floor_id, what in (
+            ("floor/numpy-into", "NumPy into a preallocated array"),
+            ("floor/numpy", "the NumPy floor"),
+        ):
+            floor = dev.t("calls", comp, floor_id, n)
+            if floor is None:
+                continue
+            pats: list[tuple[float, BenchVariant]] = [
+                (t, v) for v in dev.host_patterns() if (t := dev.t("calls", comp, v.id, n))
+            ]
+            if not pats:
+                continue
+            t, best = min(pats, key=lambda p: p[0])
+            noop = (
+                dev.get("calls", "sin_scale", f"{best.mechanism}/noop", n)
+                if comp == "sin_scale"
+                else None
+            )
+            detail = ", ".join(
+                f"{v.id} ×{tv / floor:.3g}" for tv, v in sorted(pats, key=lambda p: p[0])
+            )
+            if t / floor > FLOOR_TARGET:
+                parts = [f"floor {floor:.3g} s"]
+                if noop is not None:
+                    parts.append(f"the mechanism's no-op alone {noop.median_s:.3g} s")
+                parts.append(f"pattern {t:.3g} s")
+                detail = "decomposition: " + ", ".join(parts) + "; " + detail
+            out.append(
+                Target(
+                    name=f"best pattern ÷ {what}",
+                    subject=best.id,
+                    value=t / floor,
+                    limit=FLOOR_TARGET,
+                    where=f"{comp}, n = {n}",
+                    detail=detail,
+                )
+            )
+            break
+    return out
+
+
+def _vmap_targets(dev: Device) -> list[Target]:
+    out = []
+    for comp in dev.computations("vmap"):
+        batch = max(dev.sizes("vmap", comp))
+        for ref in dev.of_form("unbatched"):
+            if ref.of is None:
+                continue
+            r, u = dev.get("vmap", comp, ref.of, batch), dev.get("vmap", comp, ref.id, batch)
+            if r is None or u is None:
+                continue
+            out.append(
+                Target(
+                    name="vmap ÷ one call on the stacked data",
+                    subject=ref.of,
+                    value=r.median_s / u.median_s,
+                    limit=VMAP_TARGET,
+                    where=f"{comp}, batch {batch}",
+                    detail=f"{r.host_calls} host call(s) per batch",
+                )
+            )
+    return out
+
+
+def _harness_targets(dev: Device) -> list[Target]:
+    return [
+        Target(
+            name="harness ÷ tight perf_counter loop",
+            subject=c.variant,
+            value=max(c.ratio, 1 / c.ratio),
+            limit=HARNESS_TARGET,
+            where=f"{c.computation}, n = {c.n}",
+            detail=f"harness {c.harness_s:.3g} s, loop {c.loop_s:.3g} s",
+        )
+        for c in dev.file.checks
+    ]
+
+
+def targets(dev: Device) -> list[Target]:
+    """Every target of the performance page, measured in this file's run."""
+    return [
+        *_harness_targets(dev),
+        *_noop_target(dev),
+        *_pattern_targets(dev),
+        *_floor_targets(dev),
+        *_vmap_targets(dev),
+    ]

@@ -54,11 +54,19 @@ class Computation:
         diff_argnum: the argument derivatives are taken with respect to.
         jvp_reference: ``jvp_reference(args, tangent)`` gives the directional
             derivative along ``tangent`` for the argument ``diff_argnum``.
+        vjp_reference: ``vjp_reference(args, cotangent)``, the pullback, analytic where
+            it is cheap (``jaxcb_core.references`` otherwise builds the Jacobian).
         sink: keyword through which an effect computation reaches the host
             (``"log"``, ``"report"`` or ``"rng"``).
         records: for effect computations, the ``(step, state)`` records the host
             sink must receive for one call, in order.
         tolerances: ``{dtype name: (rtol, atol)}``.
+        sized_args: ``sized_args(dtype, n)``, arguments with ``n`` elements per array
+            argument (``expm``: one square matrix of ``n`` entries), for the benchmarks.
+        numpy: the computation in NumPy/SciPy on NumPy arrays, in the input dtype: what a
+            user writes without JAX, the floor no callback can beat.
+        numpy_into: the same writing into a preallocated ``out`` (first argument), where
+            NumPy/SciPy can (``None`` elsewhere).
     """
 
     name: str
@@ -72,11 +80,15 @@ class Computation:
     batch_argnums: tuple[int, ...] = (0,)
     diff_argnum: int | None = None
     jvp_reference: Callable[[tuple[Any, ...], np.ndarray], Any] | None = None
+    vjp_reference: Callable[[tuple[Any, ...], Any], np.ndarray] | None = None
     sink: str | None = None
     records: Callable[..., list[Record]] | None = None
     tolerances: dict[str, tuple[float, float]] = dataclasses.field(
         default_factory=lambda: {"float32": (2e-5, 2e-6), "float64": (1e-10, 1e-12)}
     )
+    sized_args: Callable[[np.dtype[Any], int], tuple[Any, ...]] | None = None
+    numpy: Callable[..., Any] | None = None
+    numpy_into: Callable[..., None] | None = None
 
     @property
     def differentiable(self) -> bool:
@@ -86,10 +98,10 @@ class Computation:
         """``(rtol, atol)`` for results of ``dtype``."""
         return self.tolerances[np.dtype(dtype).name]
 
-    def batched_args(self, dtype: Any, batch: int) -> tuple[Any, ...]:
+    def batched_args(self, dtype: Any, batch: int, step: float = 0.25) -> tuple[Any, ...]:
         """Arguments with a leading axis of ``batch`` on every ``batch_argnums``.
 
-        Element ``i`` of the batch is the base input shifted by ``0.25 * i``
+        Element ``i`` of the batch is the base input shifted by ``step * i``
         (integers by ``i``), so batch elements differ and results can be matched
         to the element that produced them.
         """
@@ -98,8 +110,8 @@ class Computation:
         for i, a in enumerate(base):
             if i in self.batch_argnums:
                 a = np.asarray(a)
-                step = 1 if np.issubdtype(a.dtype, np.integer) else 0.25
-                out.append(np.stack([a + step * k for k in range(batch)]).astype(a.dtype))
+                shift = 1 if np.issubdtype(a.dtype, np.integer) else step
+                out.append(np.stack([a + shift * k for k in range(batch)]).astype(a.dtype))
             else:
                 out.append(a)
         return tuple(out)
@@ -109,6 +121,13 @@ class Computation:
         return tuple(
             np.asarray(a)[i] if k in self.batch_argnums else a for k, a in enumerate(batched)
         )
+
+
+def _diagonal_vjp(
+    jvp: Callable[[tuple[Any, ...], np.ndarray], Any],
+) -> Callable[[tuple[Any, ...], Any], np.ndarray]:
+    """The pullback of an elementwise map: its Jacobian is diagonal, so vjp = jvp."""
+    return lambda args, c: np.asarray(jvp(args, np.asarray(c, np.float64)), np.float64)
 
 
 def _cast(tree: Any, dtype: Any) -> Any:
@@ -142,6 +161,22 @@ def _sin_scale_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
     return np.cos(x) * y * np.asarray(t, np.float64)
 
 
+def _sin_scale_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
+    return (np.linspace(-2.0, 2.0, n, dtype=dtype), np.asarray(1.5, dtype))
+
+
+def _sin_scale_np(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    out = np.sin(x) * y
+    out += 1
+    return out
+
+
+def _sin_scale_into(out: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+    np.sin(x, out=out)
+    out *= y
+    out += 1
+
+
 # --- sum_mean(x) -> (sum, mean) --------------------------------------------------------------
 
 
@@ -157,6 +192,14 @@ def _sum_mean_ref(x: Any) -> tuple[np.ndarray, np.ndarray]:
 def _sum_mean_jvp(args: tuple[Any, ...], t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     t = np.asarray(t, np.float64)
     return t.sum(axis=-1), t.mean(axis=-1)
+
+
+def _sum_mean_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
+    return (np.linspace(0.5, 4.0, n, dtype=dtype),)
+
+
+def _sum_mean_np(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return x.sum(axis=-1, dtype=x.dtype), x.mean(axis=-1, dtype=x.dtype)
 
 
 # --- bessel_jv(v, z) = scipy.special.jv ------------------------------------------------------
@@ -178,6 +221,24 @@ def _bessel_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
         0.5 * (scipy.special.jv(v - 1, z) - scipy.special.jv(v + 1, z)),
     )
     return d * np.asarray(t, np.float64)
+
+
+def _sum_mean_vjp(args: tuple[Any, ...], c: Any) -> np.ndarray:
+    c_sum, c_mean = (np.asarray(x, np.float64) for x in c)
+    n = np.shape(args[0])[-1]
+    return np.broadcast_to((c_sum + c_mean / n)[..., None], np.shape(args[0])).copy()
+
+
+def _bessel_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
+    return (np.asarray(1, np.int32), np.linspace(0.25, 6.0, n, dtype=dtype))
+
+
+def _bessel_np(v: np.ndarray, z: np.ndarray) -> np.ndarray:
+    return scipy.special.jv(v, z).astype(z.dtype, copy=False)
+
+
+def _bessel_into(out: np.ndarray, v: np.ndarray, z: np.ndarray) -> None:
+    scipy.special.jv(v, z, out=out)
 
 
 # --- expm(a) = scipy.linalg.expm ------------------------------------------------------------
@@ -205,6 +266,29 @@ def _expm_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
     return np.stack(out).reshape(a.shape)
 
 
+def _expm_vjp(args: tuple[Any, ...], c: Any) -> np.ndarray:
+    """L(a^T, c): the Fréchet derivative at the transpose, per matrix."""
+    a = np.asarray(args[0], np.float64)
+    at = np.swapaxes(a, -1, -2)
+    c = np.broadcast_to(np.asarray(c, np.float64), a.shape)
+    out = np.empty(a.shape)
+    for i in np.ndindex(a.shape[:-2]):
+        out[i] = scipy.linalg.expm_frechet(at[i], c[i], compute_expm=False)
+    return out
+
+
+def _expm_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
+    m = int(np.sqrt(n))
+    if m * m != n:
+        raise ValueError(f"expm's benchmark input is a square matrix: n={n} is not a square")
+    rng = np.random.default_rng(4)
+    return ((0.5 / np.sqrt(m) * rng.standard_normal((m, m))).astype(dtype),)
+
+
+def _expm_np(a: np.ndarray) -> np.ndarray:
+    return scipy.linalg.expm(a).astype(a.dtype, copy=False)
+
+
 # --- cubic_root(a, b): real root of x**3 + a*x - b = 0 -------------------------------------
 
 
@@ -224,6 +308,22 @@ def _cubic_ref(a: Any, b: Any) -> np.ndarray:
         [cubic_root_scalar(ai, bi) for ai, bi in zip(a64.ravel(), b64.ravel(), strict=True)]
     )
     return _cast(out.reshape(a64.shape), _float_dtype(a))
+
+
+def _cubic_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
+    return (np.linspace(0.5, 2.0, n, dtype=dtype), np.linspace(-3.0, 4.0, n, dtype=dtype))
+
+
+def _cubic_into(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    a, b = np.broadcast_arrays(a, b)
+    for i in np.ndindex(a.shape):
+        out[i] = cubic_root_scalar(float(a[i]), float(b[i]))
+
+
+def _cubic_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.empty(np.broadcast_shapes(np.shape(a), np.shape(b)), np.result_type(a, b))
+    _cubic_into(out, a, b)
+    return out
 
 
 def _cubic_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
@@ -306,6 +406,10 @@ CATALOG: tuple[Computation, ...] = (
         reference=_sin_scale_ref,
         diff_argnum=0,
         jvp_reference=_sin_scale_jvp,
+        vjp_reference=_diagonal_vjp(_sin_scale_jvp),
+        sized_args=_sin_scale_sized,
+        numpy=_sin_scale_np,
+        numpy_into=_sin_scale_into,
     ),
     Computation(
         name="sum_mean",
@@ -317,6 +421,9 @@ CATALOG: tuple[Computation, ...] = (
         reference=_sum_mean_ref,
         diff_argnum=0,
         jvp_reference=_sum_mean_jvp,
+        vjp_reference=_sum_mean_vjp,
+        sized_args=_sum_mean_sized,
+        numpy=_sum_mean_np,
     ),
     Computation(
         name="bessel_jv",
@@ -329,7 +436,11 @@ CATALOG: tuple[Computation, ...] = (
         batch_argnums=(1,),
         diff_argnum=1,
         jvp_reference=_bessel_jvp,
+        vjp_reference=_diagonal_vjp(_bessel_jvp),
         tolerances={"float32": (2e-5, 2e-6), "float64": (1e-10, 1e-12)},
+        sized_args=_bessel_sized,
+        numpy=_bessel_np,
+        numpy_into=_bessel_into,
     ),
     Computation(
         name="expm",
@@ -341,7 +452,10 @@ CATALOG: tuple[Computation, ...] = (
         reference=_expm_ref,
         diff_argnum=0,
         jvp_reference=_expm_jvp,
+        vjp_reference=_expm_vjp,
         tolerances={"float32": (1e-4, 1e-5), "float64": (1e-9, 1e-11)},
+        sized_args=_expm_sized,
+        numpy=_expm_np,
     ),
     Computation(
         name="cubic_root",
@@ -354,7 +468,11 @@ CATALOG: tuple[Computation, ...] = (
         batch_argnums=(0, 1),
         diff_argnum=1,
         jvp_reference=_cubic_jvp,
+        vjp_reference=_diagonal_vjp(_cubic_jvp),
         tolerances={"float32": (5e-5, 5e-6), "float64": (1e-10, 1e-12)},
+        sized_args=_cubic_sized,
+        numpy=_cubic_np,
+        numpy_into=_cubic_into,
     ),
     Computation(
         name="log_steps",
@@ -367,6 +485,7 @@ CATALOG: tuple[Computation, ...] = (
         static_argnums=(1,),
         diff_argnum=0,
         jvp_reference=_loop_jvp,
+        vjp_reference=_diagonal_vjp(_loop_jvp),
         sink="log",
         records=_log_records,
     ),
@@ -393,6 +512,7 @@ CATALOG: tuple[Computation, ...] = (
         static_argnums=(1, 2),
         diff_argnum=0,
         jvp_reference=_loop_jvp,
+        vjp_reference=_diagonal_vjp(_loop_jvp),
         sink="report",
         records=_progress_records,
     ),

@@ -18,7 +18,7 @@ import numpy as np
 
 from .catalog import Computation
 
-__all__ = ["grad", "hessian", "jacobian", "jvp", "vjp"]
+__all__ = ["grad", "hessian", "jacobian", "jacobian_vjp", "jvp", "vjp"]
 
 
 def _argnum(comp: Computation) -> int:
@@ -69,7 +69,20 @@ def jacobian(comp: Computation, args: Sequence[Any]) -> Any:
 
 
 def vjp(comp: Computation, args: Sequence[Any], cotangent: Any) -> np.ndarray:
-    """``sum over outputs of <cotangent, J>``: the pullback of ``cotangent``."""
+    """``sum over outputs of <cotangent, J>``: the pullback of ``cotangent``.
+
+    The catalog's analytic ``vjp_reference`` where it has one (``jacobian_vjp`` is the
+    same from the Jacobian, for checking it), so large arguments cost no Jacobian.
+    """
+    i = _argnum(comp)
+    if comp.vjp_reference is not None:
+        args64 = _with(args, i, np.asarray(args[i], np.float64))
+        return np.asarray(comp.vjp_reference(args64, cotangent), np.float64)
+    return jacobian_vjp(comp, args, cotangent)
+
+
+def jacobian_vjp(comp: Computation, args: Sequence[Any], cotangent: Any) -> np.ndarray:
+    """:func:`vjp` from the Jacobian built column by column from ``jvp_reference``."""
     jac, cot = _leaves(jacobian(comp, args)), _leaves(cotangent)
     if len(jac) != len(cot):
         raise ValueError(f"{comp.name}: {len(cot)} cotangents for {len(jac)} outputs")

@@ -35,9 +35,11 @@ __all__ = [
     "Cell",
     "ComputationInfo",
     "Effects",
+    "HarnessCheck",
     "MatrixEnvironment",
     "MatrixFile",
     "SchemaError",
+    "TargetRecord",
     "TransformInfo",
     "VariantInfo",
     "device_stem",
@@ -51,11 +53,12 @@ __all__ = [
 ]
 
 MATRIX_SCHEMA = 2
-BENCH_SCHEMA = 1
+BENCH_SCHEMA = 2
 STATUSES = ("ok", "wrong", "error", "n/a")
 VERDICTS = ("exact", "none", "missing", "duplicated", "reordered")
 KINDS = ("pure", "effect", "impure")
 SUITES = ("calls", "vmap", "loops", "grad")
+QUIET_LOAD = 1.5  # a benchmark file measured above this 1-minute load is marked "not quiet"
 ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference")
 
 Status = Literal["ok", "wrong", "error", "n/a"]
@@ -241,18 +244,54 @@ class BenchEnvironment(Record):
     blas: str
     date: str
     duration_s: float
-    load: str
+    load_start: float | None
+    load_end: float | None
+    waited_s: float = 0.0
+    quiet: bool
+
+    @property
+    def load(self) -> str:
+        if self.load_start is None or self.load_end is None:
+            return "not available"
+        return (
+            f"{self.load_start:.1f} at the start, {self.load_end:.1f} at the end "
+            "(1-minute load average)"
+        )
 
 
 class BenchVariant(Record):
-    """A column of the benchmark tables: ``role`` says what it is (see ``ROLES``)."""
+    """A column of the benchmark tables.
+
+    ``role`` says what it is (see ``ROLES``); ``form`` how it was made (``pattern``: a
+    registry variant; ``numpy``/``into``: the floor, allocating or writing into a
+    preallocated array; ``call``/``send``/``noop``: a mechanism's bare forms;
+    ``blas-default``, ``unbatched``, ``stacked``, ``noop-per-step``: references; ``seed``);
+    ``of`` the column it is a form of.
+    """
 
     id: str
     label: str
     role: Literal["floor", "native", "pattern", "minimal", "seed", "reference"]
     mechanism: str
+    form: str
     doc: str
     order: int
+    of: str | None = None
+
+
+class HarnessCheck(Record):
+    """The benchmark harness against a tight ``perf_counter`` loop, same case, same run."""
+
+    suite: str
+    computation: str
+    variant: str
+    n: int
+    harness_s: float
+    loop_s: float
+
+    @property
+    def ratio(self) -> float:
+        return self.harness_s / self.loop_s
 
 
 class BenchResult(Record):
@@ -287,14 +326,31 @@ class BenchResult(Record):
         return (self.suite, self.computation, self.variant, self.n)
 
 
+class TargetRecord(Record):
+    """A target of the performance page: a ratio measured in one run, against its limit."""
+
+    name: str
+    subject: str
+    value: float
+    limit: float
+    where: str
+    detail: str = ""
+
+    @property
+    def met(self) -> bool:
+        return self.value <= self.limit
+
+
 class BenchFile(Record):
     """One benchmark run on one device."""
 
-    version: Literal[1] = Field(1, alias="schema")
+    version: Literal[2] = Field(2, alias="schema")
     device: str
     environment: BenchEnvironment
     variants: list[BenchVariant]
     results: list[BenchResult]
+    checks: list[HarnessCheck] = []
+    targets: list[TargetRecord] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> BenchFile:

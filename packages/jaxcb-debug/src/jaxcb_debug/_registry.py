@@ -64,8 +64,17 @@ class PrintedSteps:
 
 
 def _bare_send(host: Any, *args: Any, ordered: bool = False) -> None:
-    """The minimal form the benchmarks compare the observers with."""
+    """The minimal forms the benchmarks compare the observers with."""
     jax.debug.callback(host, *args, ordered=ordered)
+
+
+def _bare_noop(x: Any) -> Any:
+    jax.debug.callback(_ignore, x)
+    return x
+
+
+def _ignore(*args: Any) -> None:
+    return None
 
 
 def variants() -> list[dict[str, Any]]:
@@ -91,7 +100,7 @@ def variants() -> list[dict[str, Any]]:
                 "modules": modules,
                 "unsupported": dict(UNSUPPORTED),
                 "probe": dict.fromkeys(modules, ("on_host",)),
-                "bare": {"send": _bare_send},
+                "bare": {"send": _bare_send, "noop": _bare_noop},
             }
         )
     printing = {n: modules[n] for n in EFFECTS}

@@ -6,6 +6,8 @@ import functools
 import importlib
 from typing import Any
 
+import jax
+import numpy as np
 from jax.experimental import io_callback
 
 NAMES = (
@@ -27,6 +29,10 @@ def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
 
 def _bare_send(host: Any, *args: Any, ordered: bool = True) -> None:
     io_callback(host, None, *args, ordered=ordered)
+
+
+def _bare_noop(x: Any) -> Any:
+    return io_callback(np.asarray, jax.ShapeDtypeStruct(x.shape, x.dtype), x, ordered=False)
 
 
 def variants() -> list[dict[str, Any]]:
@@ -52,7 +58,7 @@ def variants() -> list[dict[str, Any]]:
                 "modules": modules,
                 "unsupported": {},
                 "probe": dict.fromkeys(NAMES, ("on_host",)),
-                "bare": {"call": _bare_call, "send": _bare_send},
+                "bare": {"call": _bare_call, "send": _bare_send, "noop": _bare_noop},
             }
         )
     return out

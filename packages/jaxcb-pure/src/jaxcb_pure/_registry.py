@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 import jax
+import numpy as np
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 COUNTER_EXAMPLES = ("log_steps", "host_draw")
@@ -40,8 +41,12 @@ HOST_FUNCTIONS = dict.fromkeys(PURE + COUNTER_EXAMPLES, ("on_host",)) | {
 
 
 def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
-    """The minimal form the benchmarks compare the patterns with."""
+    """The minimal forms the benchmarks compare the patterns with."""
     return jax.pure_callback(host, result_type, *args, vmap_method="expand_dims")
+
+
+def _bare_noop(x: Any) -> Any:
+    return jax.pure_callback(np.asarray, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
 
 
 DOC = {
@@ -66,7 +71,7 @@ def variants() -> list[dict[str, Any]]:
         "package": "jaxcb_pure",
         "modules": modules,
         "probe": HOST_FUNCTIONS,
-        "bare": {"call": _bare_call},
+        "bare": {"call": _bare_call, "noop": _bare_noop},
     }
 
     def row(key: str, label: str, order: int, impls: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,591 @@
+"""The performance page's directives (``<!-- jaxcb:bench-NAME -->``) and its plots.
+
+Everything comes from ``docs/data/bench/*.json`` through ``jaxcb_core.schema`` and the
+analysis in ``jaxcb_core.bench`` (ratios, crossovers, targets): every number and every
+verdict on the page, and every sentence that states one, is generated here from the
+data. One file per device, each in its own content tab; a device class without a file
+gets a tab saying it was not measured and how to measure it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from jaxcb_core import bench as analysis
+from jaxcb_core.bench import CROSSOVER, Device
+from jaxcb_core.schema import QUIET_LOAD, BenchResult
+
+from . import data, plots
+from .render import esc
+
+NOT_MEASURED = (
+    "**Not measured**: no GPU has run these benchmarks yet, so this page has no GPU "
+    "number. On a machine with an NVIDIA GPU, `tox -e bench-cuda12` (or "
+    "`tests/bench/run_gpu.sh`, which imports the packages from source) writes "
+    "`docs/data/bench/gpu-<device kind>.json`; committed, it fills this tab."
+)
+NO_DATA = (
+    '!!! warning "No benchmark data"\n\n'
+    "    `docs/data/bench/` holds no data file yet. Run `tox -e bench` and commit the "
+    "JSON file it writes."
+)
+
+# ---------------------------------------------------------------------------- formats
+
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def fmt_time(s: float) -> str:
+    """Seconds, three significant digits: ``183 µs``, ``4.25 ms``."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= scale:
+            return f"{s / scale:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def fmt_ratio(r: float) -> str:
+    return f"×{r:.3g}" if r < 1000 else f"×{r:,.0f}"
+
+
+def fmt_count(n: int) -> str:
+    if n >= 100 and 10 ** round(math.log10(n)) == n:
+        return f"10{str(round(math.log10(n))).translate(_SUP)}"
+    return f"{n:,}"
+
+
+def fmt_size(comp: str, n: int) -> str:
+    if comp == "expm":
+        m = math.isqrt(n)
+        return f"{m}×{m}"
+    return fmt_count(n)
+
+
+def fmt_approx(x: float) -> str:
+    """``≈ 4.4 × 10⁵``: two significant digits."""
+    e = math.floor(math.log10(x))
+    m = x / 10**e
+    if round(m, 1) >= 10:
+        m, e = m / 10, e + 1
+    if e < 1:
+        return f"≈ {x:.2g}"
+    if e < 3:
+        return f"≈ {round(x, 1 - e):,.0f}"
+    return f"≈ {m:.2g} × 10{str(e).translate(_SUP)}"
+
+
+def fmt_crossover(result: tuple[str, float | None], sizes: list[int]) -> str:
+    what, value = result
+    if what == "below":
+        return f"≤ {fmt_count(sizes[0])}"
+    if what == "above":
+        assert value is not None
+        return f"> {fmt_count(sizes[-1])} (still {fmt_ratio(value)})"
+    assert value is not None
+    return fmt_approx(value)
+
+
+def cell(r: BenchResult | None) -> str:
+    """A time with its spread in a tooltip."""
+    if r is None:
+        return "–"
+    tip = f"median of {r.rounds} rounds; IQR {fmt_time(r.iqr_s)}"
+    if r.host_calls is not None:
+        tip += f"; {r.host_calls} host call(s) per call"
+    return f'<span title="{esc(tip)}">{fmt_time(r.median_s)}</span>'
+
+
+def table(header: list[str], rows: Iterable[list[str]], align: str | None = None) -> str:
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join([":--"] + [align or "--:"] * (len(header) - 1)) + "|")
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def tabs(blocks: list[tuple[str, str]]) -> str:
+    out = []
+    for label, body in blocks:
+        out.append(f'=== "{label}"\n')
+        out.append("\n".join(("    " + line) if line else "" for line in body.splitlines()))
+        out.append("")
+    return "\n".join(out)
+
+
+def devices() -> list[Device]:
+    return [Device(f) for f in data.bench_files()]
+
+
+def per_device(fn: Callable[[Device], str]) -> str:
+    """One tab per device file (a GPU tab that says it is not measured, where none is)."""
+    devs = devices()
+    blocks = [(d.title if len(devs) > 1 else d.kind, fn(d)) for d in devs]
+    if not any(d.kind == "GPU" for d in devs):
+        blocks.append(("GPU", NOT_MEASURED))
+    return tabs(blocks)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------------- sections
+
+
+def sec_devices() -> str:
+    rows, warnings = [], []
+    for d in devices():
+        e = d.env
+        rows.append(
+            [
+                d.kind,
+                e.processor if d.kind == "CPU" else e.device_kind,
+                f"{e.cores} cores, {e.machine}; {e.blas}",
+                f"JAX {e.jax}, jaxlib {e.jaxlib}",
+                f"Python {e.python}, NumPy {e.numpy}, SciPy {e.scipy}",
+                f"{e.backend}, {plural(e.device_count, 'device')}, {plural(e.process_count, 'process')}",
+                e.date,
+                f"{e.duration_s / 60:.1f} min; load {e.load}",
+            ]
+        )
+        if not e.quiet:
+            warnings.append(
+                f'!!! warning "{esc(d.title)}: measured on a busy machine"\n\n'
+                f"    The 1-minute load average was {e.load}, above {QUIET_LOAD} on "
+                f"{e.cores} cores: other work shared the cores, and callback timings on a "
+                "busy machine can double. Treat these numbers as an upper bound."
+            )
+    if not any(d.kind == "GPU" for d in devices()):
+        rows.append(["GPU", "not measured", "–", "–", "–", "–", "–", "–"])
+    header = ["", "device", "machine", "JAX", "Python", "backend", "date", "bench run"]
+    out = table(header, rows, align=":--")
+    if warnings:
+        out += "\n\n" + "\n\n".join(warnings)
+    if not any(d.kind == "GPU" for d in devices()):
+        out += "\n\n" + NOT_MEASURED
+    return out
+
+
+def _headline(d: Device) -> str:
+    """Per-call cost at one element, every column, with the plot."""
+    comp, n = "sin_scale", 1
+    floor = d.t("calls", comp, "floor/numpy", n)
+    rows = []
+    for vid in d.columns("calls", comp):
+        r = d.get("calls", comp, vid, n)
+        if r is None:
+            continue
+        ratio = "–" if vid == "floor/numpy" or floor is None else fmt_ratio(r.median_s / floor)
+        calls = "–" if r.host_calls is None else str(r.host_calls)
+        rows.append([d.label(vid), cell(r), ratio, calls])
+    return f"![What one call costs, per mechanism]({plots.ASSETS}/{d.stem}-calls.svg)\n\n" + table(
+        ["sin_scale, 1 element", "time per call", "÷ NumPy floor", "host calls"], rows
+    )
+
+
+def sec_headline() -> str:
+    return per_device(_headline)
+
+
+def _pick(d: Device) -> str:
+    """A short, generated guide: which column is fastest for which kind of use."""
+    out = []
+    noops = sorted(
+        (
+            (t, v)
+            for v in d.of_form("noop")
+            if v.role != "native" and (t := d.t("calls", "sin_scale", v.id, 1))
+        ),
+        key=lambda p: p[0],
+    )
+    native = next((v for v in d.of_form("noop") if v.role == "native"), None)
+    base = d.t("calls", "sin_scale", native.id, 1) if native else None
+    if noops and base:
+        t, v = noops[0]
+        slow = noops[-1]
+        out.append(
+            f"**Called often on small arrays** (a hot path): `{v.mechanism}` has the lowest fixed "
+            f"cost, {fmt_time(t)} per call ({fmt_ratio(t / base)} a jitted native no-op); "
+            f"`{slow[1].mechanism}` the highest, {fmt_time(slow[0])}."
+        )
+    for t in d.file.targets:
+        if t.name.startswith("best pattern"):
+            label = d.label(t.subject) if t.subject in d.variants else t.subject
+            out.append(
+                f"**Large arrays, {t.where.split(',')[0]}** (host work dominates): {label} comes "
+                f"closest to the floor, {fmt_ratio(t.value)} {t.name.split('÷ ')[1]} at {t.where.split(', ')[1]}."
+            )
+    steps = sorted(
+        (
+            r
+            for r in analysis.loop_steps(d)
+            if d.variants[r["variant"]].form == "noop-per-step" and r["per_step_s"]
+        ),
+        key=lambda r: r["per_step_s"],
+    )
+    if steps:
+        r = steps[0]
+        out.append(
+            f"**Inside a loop**: every step that reaches the host adds {fmt_time(r['per_step_s'])} "
+            f"with `{d.variants[r['variant']].mechanism}`, the least of the mechanisms measured; "
+            "sending the stacked states once at the end, or every k-th step, costs less (the loops table)."
+        )
+    batched = [t for t in d.file.targets if t.name.startswith("vmap")]
+    one = sorted({t.subject for t in batched if t.detail.startswith("1 host call")})
+    many = sorted({t.subject for t in batched if not t.detail.startswith("1 host call")})
+    if one or many:
+        text = "**Under vmap**: "
+        if one:
+            text += ", ".join(f"`{s}`" for s in one) + " make one host call per batch"
+        if many:
+            text += ("; " if one else "") + ", ".join(f"`{s}`" for s in many) + " one per element"
+        out.append(text + " (measured at the largest batch).")
+    return "\n".join(f"- {i}" for i in out) or "–"
+
+
+def sec_pick() -> str:
+    return per_device(_pick)
+
+
+def _targets(d: Device) -> str:
+    stored = d.file.targets
+    met = sum(t.met for t in stored)
+    groups: dict[str, list[Any]] = {}
+    for t in stored:
+        groups.setdefault(t.name, []).append(t)
+    parts = [
+        f"{met} of {plural(len(stored), 'target')} met in this run "
+        f"({', '.join(f'{sum(t.met for t in ts)} of {len(ts)} for “{name}”' for name, ts in groups.items())})."
+    ]
+    for name, ts in groups.items():
+        rows = [
+            [
+                d.label(t.subject) if t.subject in d.variants else f"`{t.subject}`",
+                esc(t.where),
+                fmt_ratio(t.value),
+                f"≤ {t.limit:g}",
+                "✅ met" if t.met else "❌ missed",
+                esc(t.detail),
+            ]
+            for t in sorted(ts, key=lambda t: -t.value)
+        ]
+        parts.append(
+            f"**{name}** — {sum(t.met for t in ts)} of {len(ts)} met:\n\n"
+            + table(["subject", "where", "ratio", "target", "verdict", "detail"], rows)
+        )
+    return "\n\n".join(parts)
+
+
+def sec_targets() -> str:
+    return per_device(_targets)
+
+
+def _calls(d: Device) -> str:
+    cols = d.columns("calls")
+    rows = []
+    ratio_rows = []
+    for comp in d.computations("calls"):
+        for n in d.sizes("calls", comp):
+            label = f"{comp} · {fmt_size(comp, n)}"
+            rows.append([label, *[cell(d.get("calls", comp, v, n)) for v in cols]])
+            floor = d.t("calls", comp, "floor/numpy", n)
+            ratio_rows.append(
+                [
+                    label,
+                    *[
+                        fmt_ratio(t / floor) if (t := d.t("calls", comp, v, n)) and floor else "–"
+                        for v in cols
+                    ],
+                ]
+            )
+    labels = [d.label(v) for v in cols]
+    return (
+        "Median time per jitted call (hover a cell for the IQR, rounds and host calls):\n\n"
+        + table(["computation · n", *labels], rows)
+        + "\n\nThe same ÷ the NumPy floor on the same data:\n\n"
+        + table(["computation · n", *labels], ratio_rows)
+    )
+
+
+def sec_calls() -> str:
+    return per_device(_calls)
+
+
+def _sizes(d: Device) -> str:
+    comp = "sin_scale"
+    sizes = d.sizes("calls", comp)
+    cols = [v for v in d.columns("calls", comp) if all(d.get("calls", comp, v, n) for n in sizes)]
+    floor = [d.t("calls", comp, "floor/numpy", n) or 0.0 for n in sizes]
+    rows = []
+    for v in cols:
+        if d.variants[v].role == "floor":
+            continue
+        t = [d.t("calls", comp, v, n) or 0.0 for n in sizes]
+        rows.append(
+            [
+                d.label(v),
+                fmt_time(t[0]),
+                fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes),
+                fmt_crossover(analysis.crossover(sizes, t, floor), sizes),
+            ]
+        )
+    return (
+        f"![sin_scale: time per call against n, log-log]({plots.ASSETS}/{d.stem}-sizes.svg)\n\n"
+        "**Crossovers**, interpolated log-log between the measured sizes. *Fixed cost "
+        f"stops dominating*: the size from which a call takes at least {CROSSOVER:g}× its "
+        "one-element time, so that the fixed per-call overhead is at most half of it. "
+        f"*≤ {CROSSOVER:g}× floor*: the size from which a call costs at most "
+        f"{CROSSOVER:g}× the NumPy floor on the same data.\n\n"
+        + table(
+            [
+                "sin_scale",
+                "time at n = 1",
+                "fixed cost stops dominating at n",
+                f"≤ {CROSSOVER:g}× floor from n",
+            ],
+            rows,
+        )
+    )
+
+
+def sec_sizes() -> str:
+    return per_device(_sizes)
+
+
+def _vmap(d: Device) -> str:
+    parts = [f"![vmap: time per batch against batch size]({plots.ASSETS}/{d.stem}-vmap.svg)"]
+    for comp in d.computations("vmap"):
+        cols = d.columns("vmap", comp)
+        rows = []
+        for b in d.sizes("vmap", comp):
+            row = [fmt_count(b)]
+            for v in cols:
+                r = d.get("vmap", comp, v, b)
+                row.append(
+                    "–"
+                    if r is None
+                    else cell(r) + ("" if r.host_calls is None else f" · {r.host_calls}")
+                )
+            rows.append(row)
+        parts.append(
+            f"**{comp}** — time per batch · host calls per batch:\n\n"
+            + table(["batch", *[d.label(v) for v in cols]], rows)
+        )
+    return "\n\n".join(parts)
+
+
+def sec_vmap() -> str:
+    return per_device(_vmap)
+
+
+def _loops(d: Device) -> str:
+    rows = []
+    for r in analysis.loop_steps(d):
+        res = d.get("loops", r["computation"], r["variant"], r["steps"])
+        rows.append(
+            [
+                f"{r['computation']} · {r['steps']:,} steps",
+                d.label(r["variant"]),
+                "–" if r["host_calls"] is None else f"{r['host_calls']:,}",
+                cell(res),
+                "–" if r["per_step_s"] is None else fmt_time(max(r["per_step_s"], 0.0)),
+                "–" if r["vs_native"] is None else fmt_ratio(r["vs_native"]),
+            ]
+        )
+    scan = d.of_form("scan")
+    base = next(
+        (
+            d.get("loops", c, s.id, n)
+            for s in scan
+            for c in d.computations("loops")
+            for n in d.sizes("loops", c)
+            if d.get("loops", c, s.id, n)
+        ),
+        None,
+    )
+    head = (
+        f"The native scan takes {cell(base)}; every other row, minus that, ÷ its steps:\n\n"
+        if base
+        else ""
+    )
+    return head + table(
+        ["loop", "variant", "host calls", "time per loop", "added per step", "÷ native scan"], rows
+    )
+
+
+def sec_loops() -> str:
+    return per_device(_loops)
+
+
+def _grad(d: Device) -> str:
+    rows = []
+    for comp in d.computations("grad"):
+        for n in d.sizes("grad", comp):
+            native = next(
+                (
+                    d.t("grad", comp, v.id, n)
+                    for v in d.variants.values()
+                    if v.role == "native" and d.get("grad", comp, v.id, n)
+                ),
+                None,
+            )
+            for v in d.columns("grad", comp):
+                r = d.get("grad", comp, v, n)
+                if r is None:
+                    continue
+                rows.append(
+                    [
+                        f"grad {comp} · {fmt_size(comp, n)}",
+                        d.label(v),
+                        cell(r),
+                        fmt_ratio(r.median_s / native) if native else "–",
+                        "–" if r.host_calls is None else str(r.host_calls),
+                    ]
+                )
+    return table(["case", "variant", "time", "÷ native", "host calls"], rows)
+
+
+def sec_grad() -> str:
+    return per_device(_grad)
+
+
+def _seeds(d: Device) -> str:
+    rows = []
+    for seed in d.of_form("seed"):
+        pattern = next(
+            (v for v in d.of_form("pattern", role="pattern") if v.mechanism == seed.mechanism), None
+        )
+        if pattern is None:
+            continue
+        for suite in ("calls", "vmap", "grad"):
+            for comp in d.computations(suite):
+                for n in d.sizes(suite, comp):
+                    s, p = d.get(suite, comp, seed.id, n), d.get(suite, comp, pattern.id, n)
+                    if s is None or p is None:
+                        continue
+                    rows.append(
+                        [
+                            f"{comp} · {suite} {fmt_size(comp, n)}",
+                            seed.label,
+                            cell(s),
+                            cell(p),
+                            fmt_ratio(s.median_s / p.median_s),
+                            f"{s.host_calls} / {p.host_calls}",
+                        ]
+                    )
+    return table(
+        [
+            "case",
+            "source text",
+            "its code",
+            "jaxcb pattern",
+            "its code ÷ pattern",
+            "host calls (its / pattern)",
+        ],
+        rows,
+    )
+
+
+def sec_seeds() -> str:
+    return per_device(_seeds)
+
+
+def _findings(d: Device) -> str:
+    out = []
+    floor1 = d.t("calls", "sin_scale", "floor/numpy", 1)
+    noops = d.of_form("noop")
+    native = next((v for v in noops if v.role == "native"), None)
+    base = d.t("calls", "sin_scale", native.id, 1) if native else None
+    measured = sorted(
+        ((t, v) for v in noops if v.role != "native" and (t := d.t("calls", "sin_scale", v.id, 1))),
+        key=lambda p: p[0],
+    )
+    if base and measured:
+        parts = ", ".join(
+            f"`{v.mechanism}` {fmt_time(t)} ({fmt_ratio(t / base)})" for t, v in measured
+        )
+        out.append(
+            f"**Fixed cost of one round trip** (a no-op on one float32 element): {parts}; a jitted "
+            f"native no-op, the dispatch floor, takes {fmt_time(base)}."
+        )
+    for t in d.file.targets:
+        if t.name.startswith("best pattern") and not t.met:
+            out.append(
+                f"**{t.where}**: the fastest pattern, {d.label(t.subject) if t.subject in d.variants else t.subject}, "
+                f"is still {fmt_ratio(t.value)} {t.name.split('÷ ')[1]} — {esc(t.detail.split(';')[0])}."
+            )
+        elif t.name.startswith("best pattern"):
+            out.append(
+                f"**{t.where}**: {d.label(t.subject) if t.subject in d.variants else t.subject} "
+                f"runs at {fmt_ratio(t.value)} {t.name.split('÷ ')[1]}."
+            )
+    steps = [
+        r
+        for r in analysis.loop_steps(d)
+        if d.variants[r["variant"]].form == "noop-per-step" and r["per_step_s"]
+    ]
+    if steps:
+        parts = ", ".join(
+            f"`{d.variants[r['variant']].mechanism}` {fmt_time(r['per_step_s'])}"
+            for r in sorted(steps, key=lambda r: r["per_step_s"])
+        )
+        out.append(
+            f"**In a {steps[0]['steps']:,}-step `lax.scan`**, one round trip per step adds: {parts}."
+        )
+    sizes = d.sizes("calls", "sin_scale")
+    cross = []
+    for v in d.of_form("call", "send", role="minimal"):
+        t = [d.t("calls", "sin_scale", v.id, n) for n in sizes]
+        if all(t):
+            cross.append(
+                f"`{v.mechanism}` from n {fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes)}"
+            )  # type: ignore[arg-type]
+    if cross and floor1:
+        out.append(
+            f"**Crossover** (`sin_scale`, minimal forms): the fixed per-call cost stops dominating "
+            f"(a call takes {CROSSOVER:g}× its one-element time) " + ", ".join(cross) + "."
+        )
+    if not d.env.quiet:
+        out.append(f"**Measured under load** ({d.env.load}): see the warning under *Devices*.")
+    return "\n".join(f"- {i}" for i in out) or "–"
+
+
+def sec_findings() -> str:
+    return per_device(_findings)
+
+
+SECTIONS: dict[str, Callable[[], str]] = {
+    "pick": sec_pick,
+    "findings": sec_findings,
+    "devices": sec_devices,
+    "headline": sec_headline,
+    "targets": sec_targets,
+    "calls": sec_calls,
+    "sizes": sec_sizes,
+    "vmap": sec_vmap,
+    "loops": sec_loops,
+    "grad": sec_grad,
+    "seeds": sec_seeds,
+}
+
+
+def directive(name: str) -> Callable[[str], str]:
+    def run(src: str) -> str:
+        if not data.bench_files():
+            return NO_DATA if name == "devices" else ""
+        return SECTIONS[name]()
+
+    run.__doc__ = SECTIONS[name].__doc__
+    return run
+
+
+DIRECTIVES = {f"bench-{name}": directive(name) for name in SECTIONS}
+
+
+def add_plots(files: Any, config: Any) -> Any:
+    """The plots of every device file, as generated files (nothing written into docs/)."""
+    from mkdocs.structure.files import File
+
+    for path, svg in plots.render(devices()).items():
+        files.append(File.generated(config, path, content=svg))
+    return files

@@ -1,0 +1,87 @@
+"""The performance page is the benchmark data, rendered by the one site engine."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from jaxcb_core import bench
+from jaxcb_site import data, directives, perf, plots
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "performance.md"
+
+
+@pytest.fixture(scope="module")
+def rendered() -> str:
+    return directives.expand(PAGE.read_text(encoding="utf-8"), "performance.md")
+
+
+def _medians(text: str) -> list[str]:
+    return re.findall(r'<span title="median of[^"]*">([^<]+)</span>', text)
+
+
+def test_page_has_no_typed_tables_or_numbers() -> None:
+    """Tables and numbers on the page come from the engine: the source has none of its own."""
+    text = PAGE.read_text(encoding="utf-8")
+    assert not [line for line in text.splitlines() if line.lstrip().startswith("|")]
+    assert "<!-- jaxcb:bench-" in text
+    prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", text, flags=re.S))
+    assert not re.findall(r"\d+(?:\.\d+)?\s*(?:µs|ms|×)", prose), "a typed timing or ratio"
+
+
+def test_every_result_is_on_the_page(rendered: str) -> None:
+    assert "jaxcb:bench" not in rendered, "a directive was left unrendered"
+    shown = set(_medians(rendered))
+    for file in data.bench_files():
+        for r in file.results:
+            assert perf.fmt_time(r.median_s) in shown, r.key()
+    if not any(f.environment.backend != "cpu" for f in data.bench_files()):
+        assert "not measured" in rendered.lower()
+
+
+def test_every_target_is_on_the_page_with_its_verdict(rendered: str) -> None:
+    for file in data.bench_files():
+        for t in file.targets:
+            assert perf.fmt_ratio(t.value) in rendered
+        met = sum(t.met for t in file.targets)
+        assert f"{met} of {len(file.targets)} targets met" in rendered
+
+
+def test_a_busy_machine_is_said(rendered: str) -> None:
+    for file in data.bench_files():
+        warned = "measured on a busy machine" in rendered
+        assert warned == (not file.environment.quiet) or any(
+            not f.environment.quiet for f in data.bench_files()
+        )
+
+
+def test_derived_numbers(rendered: str) -> None:
+    """The crossovers on the page are the ones computed from the data."""
+    for file in data.bench_files():
+        dev = bench.Device(file)
+        sizes = dev.sizes("calls", "sin_scale")
+        floor = [dev.t("calls", "sin_scale", "floor/numpy", n) for n in sizes]
+        for v in dev.host_patterns():
+            t = [dev.t("calls", "sin_scale", v.id, n) for n in sizes]
+            if all(t):
+                assert perf.fmt_crossover(bench.crossover(sizes, t, floor), sizes) in rendered  # type: ignore[arg-type]
+
+
+def test_plots() -> None:
+    pytest.importorskip("matplotlib")
+    devs = perf.devices()
+    out = plots.render(devs)
+    assert len(out) == len(plots.PLOTS) * len(devs)
+    for path, svg in out.items():
+        assert path.startswith(plots.ASSETS)
+        assert path.endswith(".svg")
+        assert b"<svg" in svg[:2000]
+
+
+def test_formats() -> None:
+    assert perf.fmt_approx(152.0) == "≈ 150"
+    assert perf.fmt_approx(4.4e5) == "≈ 4.4 × 10⁵"
+    assert perf.fmt_time(1.83e-4) == "183 µs"
