@@ -1,0 +1,120 @@
+"""The buffer_callback rows of the support matrix (entry point ``jaxcb.mechanisms``).
+
+Not a pattern to copy: it only tells the harness which function implements which
+computation. It imports the pattern modules only where the installed JAX has
+``jax.experimental.buffer_callback`` (added in JAX 0.6.1); on an older JAX the rows
+say, for every computation, why there is nothing to measure.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+EFFECTS = ("log_steps", "host_draw", "progress")
+# Every host function of each module: expm's backward pass runs a second one.
+HOST_FUNCTIONS = dict.fromkeys(PURE, ("on_host",)) | {"expm": ("on_host", "on_host_vjp")}
+NO_ORDER = "buffer_callback has no ordered mode (has_side_effect=True only keeps the call)"
+UNSUPPORTED = {
+    "log_steps": (
+        f"{NO_ORDER}, and the host gets views of XLA's buffers, which XLA reuses: measured, "
+        "a log keeping them without a copy holds one buffer 5 times for a 5-step scan, not 5 "
+        "states. Delivering each step once, in order, is io_callback's job (jaxcb_io.log_steps)"
+    ),
+    "progress": (
+        f"{NO_ORDER}, and the reported states are views of buffers XLA reuses, which each "
+        "report must copy, as for log_steps: io_callback reports in order (jaxcb_io.progress)"
+    ),
+    "host_draw": (
+        f"{NO_ORDER}, so several draws in one program come in no promised order and the seed "
+        "no longer says which result gets which draw: use io_callback(ordered=True) "
+        "(jaxcb_io.host_draw) or jax.random"
+    ),
+}
+DOC = {
+    "default": (
+        "Each pattern's host function writes into XLA's output buffers in place, with its "
+        "justified vmap_method and custom derivative rule."
+    ),
+    "no_rule": "The bare buffer_callback with the pattern's vmap_method and no derivative rule.",
+}
+LABEL = {"default": "buffer_callback", "no_rule": "buffer_callback, no rule"}
+
+
+def available() -> bool:
+    """Whether the installed JAX has ``jax.experimental.buffer_callback``."""
+    try:
+        importlib.import_module("jax.experimental.buffer_callback")
+    except ImportError:
+        return False
+    return True
+
+
+def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
+    """The minimal form: ``host(*arrays)`` returns NumPy arrays, copied into the outputs."""
+    from jax.experimental.buffer_callback import buffer_callback
+
+    def callback(ctx: Any, out: Any, *ins: Any) -> None:
+        results = host(*(np.asarray(a) for a in ins))
+        for o, r in zip(jax.tree.leaves(out), jax.tree.leaves(results), strict=True):
+            np.copyto(np.asarray(o), r)
+
+    return buffer_callback(callback, result_type, vmap_method="expand_dims")(*args)
+
+
+def _noop(x: Any) -> Any:
+    """One round trip that does no host work: the output is returned unwritten."""
+    from jax.experimental.buffer_callback import buffer_callback
+
+    def callback(ctx: Any, out: Any, x: Any) -> None:
+        pass  # nothing written: the result has x's shape and dtype, its values unspecified
+
+    out_type = jax.ShapeDtypeStruct(jnp.shape(x), jnp.result_type(x))
+    return buffer_callback(callback, out_type, vmap_method="expand_dims")(x)
+
+
+def _row(key: str, order: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": f"buffer_callback/{key}",
+        "mechanism": "buffer_callback",
+        "label": LABEL[key],
+        "doc": DOC[key],
+        "package": "jaxcb_buffer",
+        "order": order,
+        **fields,
+    }
+
+
+def _unavailable() -> list[dict[str, Any]]:
+    version = jax.__version__
+    reason = f"jax.experimental.buffer_callback was added in JAX 0.6.1; this is JAX {version}"
+    empty: dict[str, Any] = {
+        "implementations": {},
+        "modules": {},
+        "probe": {},
+        "unsupported": dict.fromkeys(PURE + EFFECTS, reason),
+    }
+    return [_row("default", 50, **empty), _row("no_rule", 51, **empty)]
+
+
+def variants() -> list[dict[str, Any]]:
+    if not available():
+        return _unavailable()
+    modules = {n: importlib.import_module(f"jaxcb_buffer.{n}") for n in PURE}
+    common = {
+        "modules": modules,
+        "probe": HOST_FUNCTIONS,
+        "unsupported": dict(UNSUPPORTED),
+        "bare": {"call": _bare_call, "noop": _noop},
+    }
+    public = {n: getattr(m, n) for n, m in modules.items()}
+    bare = {n: getattr(m, f"{n}_callback") for n, m in modules.items()}
+    return [
+        _row("default", 50, implementations=public, **common),
+        _row("no_rule", 51, implementations=bare, **common),
+    ]

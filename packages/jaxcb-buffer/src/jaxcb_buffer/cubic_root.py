@@ -1,0 +1,142 @@
+"""The real root of `x**3 + a*x - b` through `jax.experimental.buffer_callback`.
+
+Contract:
+
+- **In place, element by element.** `scipy.optimize.brentq` finds one root of one
+  scalar function, so `on_host(ctx, out, a, b)` loops over the broadcast elements
+  and stores each root straight into XLA's output buffer `out`; it returns `None`,
+  and no result array is allocated or copied back.
+- **Read-only inputs.** An input `Buffer` says `writeable=False`, yet `np.asarray`
+  of it is a writable view of the caller's array; `on_host` makes its input views
+  read-only first, so a slip raises `ValueError` instead of changing that array.
+- **has_side_effect=False** (the default): JAX treats the call as pure. Under
+  `jax.jit` a call whose result is unused is removed; otherwise the host runs once
+  each time the compiled program runs.
+- **Batching.** `vmap_method="expand_dims"`: `on_host` already loops over whatever
+  shape `out` has and broadcasts its two arguments, so a batch is one host call
+  (`"sequential"` would add a host call per batch element around the same loop).
+  Both arguments are first reshaped to the rank of the output, so an unbatched one
+  arrives with size-1 axes and is not tiled.
+- **Derivatives.** A `jax.custom_jvp` rule from the implicit function theorem,
+  written in `jax.numpy` around the root `x` itself: `dx = (db - x*da) / (3x^2 + a)`.
+  It reuses `x` and is differentiable, so `grad`, `jacfwd`, `jacrev` and `hessian`
+  work; `cubic_root_callback` is the same call without the rule (`grad` through it
+  raises).
+- **Domain.** For `a > 0` the cubic is strictly increasing, so the root is unique.
+  Otherwise `on_host` still returns a real root, but which one is unspecified.
+- **What runs where.** The checks and reshapes run in Python when the function is
+  traced; the derivative rule is compiled by XLA with the rest of the program;
+  `on_host` runs in the Python interpreter, called by XLA in the middle of the
+  program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
+  has on CPU.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.optimize
+from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "cubic_root", "cubic_root_callback", "on_host"]
+
+VMAP_METHOD = "expand_dims"
+
+
+def _cubic(x: float, a: float, b: float) -> float:
+    return x * x * x + a * x - b
+
+
+# --8<-- [start:host]
+def _read_only(buffer: Buffer) -> np.ndarray:
+    """A NumPy view of an input buffer (no copy) that raises if written to."""
+    view = np.asarray(buffer)  # writable, although the Buffer says writeable=False
+    view.flags.writeable = False
+    return view
+
+
+def on_host(ctx: ExecutionContext, out: Buffer, a: Buffer, b: Buffer) -> None:
+    """Runs on the host during the call: writes one root per element into `out`."""
+    o = np.asarray(out)  # XLA's output buffer itself; its old contents are garbage
+    a, b = np.broadcast_to(_read_only(a), o.shape), np.broadcast_to(_read_only(b), o.shape)
+    for i in np.ndindex(o.shape):  # brentq is scalar-only: one element at a time
+        ai, bi = float(a[i]), float(b[i])
+        bound = 1.0 + abs(ai) + abs(bi)  # |root| < bound, and the cubic changes sign
+        o[i] = scipy.optimize.brentq(_cubic, -bound, bound, args=(ai, bi), xtol=1e-15)
+
+
+# --8<-- [end:host]
+
+
+def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    a, b = jnp.asarray(a), jnp.asarray(b)
+    for name, arg in (("a", a), ("b", b)):
+        if not jnp.issubdtype(arg.dtype, jnp.floating):
+            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
+    try:
+        jnp.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
+        ) from None
+    dtype = jnp.result_type(a, b)
+    return a.astype(dtype), b.astype(dtype)
+
+
+# --8<-- [start:callback]
+def cubic_root_callback(
+    a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """The real root of `x**3 + a*x - b` on the host, in place, without a derivative rule."""
+    a, b = _check(a, b)
+    shape = jnp.broadcast_shapes(a.shape, b.shape)
+    a = jnp.reshape(a, (1,) * (len(shape) - a.ndim) + a.shape)  # same rank as the output:
+    b = jnp.reshape(b, (1,) * (len(shape) - b.ndim) + b.shape)  # batch axes broadcast
+    out_type = jax.ShapeDtypeStruct(shape, a.dtype)
+    call = buffer_callback(on_host, out_type, has_side_effect=False, vmap_method=vmap_method)
+    return call(a, b)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the real root of `x**3 + a*x - b`, found by `brentq` on the host, in place.
+
+    Args:
+        a: floating array; `a > 0` (then the root is unique).
+        b: floating array, broadcastable with `a`.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        The root, of the broadcast shape of `a` and `b` and their common dtype.
+
+    Raises:
+        TypeError: `a` or `b` is not floating.
+        ValueError: the shapes of `a` and `b` do not broadcast.
+    """
+    a, b = _check(a, b)
+    return _cubic_root(vmap_method, a, b)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _cubic_root(vmap_method: str | None, a: jax.Array, b: jax.Array) -> jax.Array:
+    return cubic_root_callback(a, b, vmap_method=vmap_method)
+
+
+@_cubic_root.defjvp
+def _cubic_root_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    a, b = primals
+    da, db = tangents
+    x = _cubic_root(vmap_method, a, b)
+    # Implicit function theorem on x**3 + a*x - b = 0: (3x^2 + a) dx + x da - db = 0.
+    return x, (db - x * da) / (3 * x * x + a)
+
+
+# --8<-- [end:pattern]

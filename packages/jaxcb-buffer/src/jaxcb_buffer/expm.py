@@ -1,0 +1,141 @@
+"""The matrix exponential through `jax.experimental.buffer_callback`, with a reverse-mode rule.
+
+Contract:
+
+- **Into the output buffer, one copy.** SciPy has no `out=` for `expm` or
+  `expm_frechet`: they return new arrays. `on_host(ctx, out, a)` copies SciPy's
+  result into XLA's output buffer `out` with `np.copyto` (the one copy that
+  `jax.pure_callback` would make when it takes the returned array), and
+  `on_host_vjp(ctx, out, a, g)` stores each matrix's cotangent straight into its
+  slice of `out`. Both return `None`. Under `jax.jit` on CPU, `out` is the memory of
+  the array the call returns.
+- **Read-only inputs.** An input `Buffer` says `writeable=False`, yet `np.asarray`
+  of it is a writable view of the caller's array; both host functions make their
+  input views read-only first, so a slip raises `ValueError` instead of changing
+  that array.
+- **has_side_effect=False** (the default) for both calls: JAX treats them as pure.
+  Under `jax.jit` a call whose result is unused is removed (so under `jacrev`,
+  which never uses the primal output, only the backward call runs); otherwise the
+  host runs once each time the compiled program runs.
+- **Not elementwise.** Each output entry depends on the whole matrix, so the host
+  gets whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
+- **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
+  `(..., n, n)`, so a batch is only more leading axes and one host call fills it.
+  `on_host_vjp` broadcasts the saved matrix against the cotangent, so `jacrev` (a
+  `vmap` over cotangents) is one host call too, the matrix arriving unbatched with
+  a size-1 axis instead of being tiled.
+- **Derivatives.** A `jax.custom_vjp` rule: the cotangent of `expm` at `a` for the
+  output cotangent `g` is the Fréchet derivative `L(a^T, g)`, computed on the host
+  per matrix by a second `buffer_callback`. So `grad`, `vjp` and `jacrev` work,
+  while `jvp` and `jacfwd` raise `TypeError` (a `custom_vjp` function has no
+  forward mode), and a second derivative (`hessian`, `grad` of `grad`) raises
+  `ValueError`: the rule's own callback has no rule. `expm_callback` is the call
+  without any rule.
+- **What runs where.** The checks run in Python when the function is traced; both
+  host functions run in the Python interpreter, called by XLA in the middle of the
+  program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
+  has on CPU.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.linalg
+from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "expm", "expm_callback", "on_host", "on_host_vjp"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def _read_only(buffer: Buffer) -> np.ndarray:
+    """A NumPy view of an input buffer (no copy) that raises if written to."""
+    view = np.asarray(buffer)  # writable, although the Buffer says writeable=False
+    view.flags.writeable = False
+    return view
+
+
+def on_host(ctx: ExecutionContext, out: Buffer, a: Buffer) -> None:
+    """Runs on the host during the call: writes the exponential of each matrix into `out`."""
+    np.copyto(np.asarray(out), scipy.linalg.expm(_read_only(a)))  # expm takes (..., n, n)
+
+
+def on_host_vjp(ctx: ExecutionContext, out: Buffer, a: Buffer, g: Buffer) -> None:
+    """Writes the cotangent of `a`, the Fréchet derivative of expm at `a^T` along `g`."""
+    o = np.asarray(out)
+    a, g = np.broadcast_to(_read_only(a), o.shape), np.broadcast_to(_read_only(g), o.shape)
+    at = np.swapaxes(a, -1, -2)  # transpose each matrix, not the stack
+    for i in np.ndindex(o.shape[:-2]):  # expm_frechet takes one matrix at a time
+        o[i] = scipy.linalg.expm_frechet(at[i], g[i], compute_expm=False)
+
+
+# --8<-- [end:host]
+
+
+def _check(a: ArrayLike) -> jax.Array:
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    return a
+
+
+# --8<-- [start:callback]
+def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """The matrix exponential on the host, into the output buffer, without any rule."""
+    a = _check(a)
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    call = buffer_callback(on_host, out_type, has_side_effect=False, vmap_method=vmap_method)
+    return call(a)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the matrix exponential of `a`, computed by SciPy on the host.
+
+    First-order reverse mode only: `grad`, `vjp` and `jacrev` work; `jvp`, `jacfwd`
+    and second derivatives raise.
+
+    Args:
+        a: floating array of shape `(..., n, n)`.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        An array of the shape and dtype of `a`.
+
+    Raises:
+        TypeError: `a` is not floating.
+        ValueError: `a` has fewer than two axes or its last two differ.
+    """
+    a = _check(a)
+    return _expm(vmap_method, a)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _expm(vmap_method: str | None, a: jax.Array) -> jax.Array:
+    return expm_callback(a, vmap_method=vmap_method)
+
+
+def _expm_fwd(vmap_method: str | None, a: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
+
+
+def _expm_bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    call = buffer_callback(on_host_vjp, out_type, has_side_effect=False, vmap_method=vmap_method)
+    return (call(a, g),)
+
+
+_expm.defvjp(_expm_fwd, _expm_bwd)
+# --8<-- [end:pattern]

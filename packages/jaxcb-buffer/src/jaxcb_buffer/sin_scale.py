@@ -1,0 +1,122 @@
+"""``sin(x) * y + 1`` through `jax.experimental.buffer_callback`, written in place.
+
+Contract:
+
+- **In place.** `on_host(ctx, out, x, y)` gets XLA's own buffers and returns `None`:
+  it writes the result into `out` with NumPy's `out=` argument and in-place
+  operators, so no result array is allocated and nothing is copied back. Under
+  `jax.jit` on CPU, `out` is the memory of the array the call returns, and `x` the
+  memory of the argument passed in.
+- **Read-only inputs.** An input `Buffer` says `writeable=False`, yet `np.asarray`
+  of it is a writable view of the caller's array: a write would change an array
+  JAX treats as immutable. `on_host` makes its input views read-only first, so a
+  slip raises `ValueError` instead.
+- **has_side_effect=False** (the default): JAX treats the call as pure. Under
+  `jax.jit` a call whose result is unused is removed; otherwise the host runs once
+  each time the compiled program runs.
+- **Batching.** `vmap_method="expand_dims"`: `on_host` is NumPy ufunc code, so one
+  host call fills the whole batched `out`. The scalar `y` is reshaped to the rank
+  of `x` first, so an unbatched argument arrives with size-1 axes and broadcasts
+  into `out` without being tiled (`"broadcast_all"` would tile it into a new
+  buffer; `"sequential"` would make one host call per batch element).
+- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`,
+  `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
+  without the rule (`grad` through it raises).
+- **What runs where.** The checks and the reshape run in Python when the function
+  is traced; the derivative rule is compiled by XLA with the rest of the program;
+  `on_host` runs in the Python interpreter, called by XLA in the middle of the
+  program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
+  has on CPU (on GPU it is device memory).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "on_host", "sin_scale", "sin_scale_callback"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def _read_only(buffer: Buffer) -> np.ndarray:
+    """A NumPy view of an input buffer (no copy) that raises if written to."""
+    view = np.asarray(buffer)  # writable, although the Buffer says writeable=False
+    view.flags.writeable = False
+    return view
+
+
+def on_host(ctx: ExecutionContext, out: Buffer, x: Buffer, y: Buffer) -> None:
+    """Runs on the host during the call: writes `sin(x) * y + 1` into `out`."""
+    x, y = _read_only(x), _read_only(y)
+    o = np.asarray(out)  # XLA's output buffer itself; its old contents are garbage
+    np.sin(x, out=o)  # broadcasts: under vmap either argument may carry the batch
+    o *= y
+    o += 1
+
+
+# --8<-- [end:host]
+
+
+def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    x, y = jnp.asarray(x), jnp.asarray(y)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if y.ndim != 0:
+        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    return x, y.astype(x.dtype)
+
+
+# --8<-- [start:callback]
+def sin_scale_callback(
+    x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """`sin(x) * y + 1` on the host, written in place, without a derivative rule."""
+    x, y = _check(x, y)
+    y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
+    out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    call = buffer_callback(on_host, out_type, has_side_effect=False, vmap_method=vmap_method)
+    return call(x, y)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return `sin(x) * y + 1`, computed by NumPy on the host into JAX's output buffer.
+
+    Args:
+        x: floating array of any shape.
+        y: scalar, cast to the dtype of `x`.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Raises:
+        TypeError: `x` is not floating.
+        ValueError: `y` is not a scalar.
+    """
+    x, y = _check(x, y)
+    return _sin_scale(vmap_method, x, y)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
+    return sin_scale_callback(x, y, vmap_method=vmap_method)
+
+
+@_sin_scale.defjvp
+def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    x, y = primals
+    dx, dy = tangents
+    out = _sin_scale(vmap_method, x, y)
+    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+
+
+# --8<-- [end:pattern]

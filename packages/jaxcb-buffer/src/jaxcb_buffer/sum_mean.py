@@ -1,0 +1,115 @@
+"""The sum and the mean over the last axis through `jax.experimental.buffer_callback`.
+
+Contract:
+
+- **In place, two outputs.** `on_host(ctx, out, x)` gets `out` as the pytree JAX was
+  promised, here a pair of buffers, and returns `None`: NumPy's reductions write
+  into them through their `out=` argument, so nothing is allocated or copied back.
+  Under `jax.jit` on CPU they are the memory of the two arrays the call returns.
+- **Read-only input.** An input `Buffer` says `writeable=False`, yet `np.asarray` of
+  it is a writable view of the caller's array; `on_host` makes its view read-only
+  first, so a slip raises `ValueError` instead of changing that array.
+- **has_side_effect=False** (the default): JAX treats the call as pure. Under
+  `jax.jit` a call whose result is unused is removed; otherwise the host runs once
+  each time the compiled program runs.
+- **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis
+  only, so leading batch axes pass straight through and one host call fills both
+  batched outputs. With a single argument, `"broadcast_all"` would do the same.
+- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is
+  linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is
+  the same call without the rule (`grad` through it raises).
+- **What runs where.** The checks run in Python when the function is traced; the
+  derivative rule is compiled by XLA with the rest of the program; `on_host` runs
+  in the Python interpreter, called by XLA in the middle of the program. CPU only:
+  `np.asarray` needs the `__array__` protocol, which a `Buffer` has on CPU.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
+from jax.typing import ArrayLike
+
+__all__ = ["VMAP_METHOD", "on_host", "sum_mean", "sum_mean_callback"]
+
+VMAP_METHOD = "expand_dims"
+
+
+# --8<-- [start:host]
+def _read_only(buffer: Buffer) -> np.ndarray:
+    """A NumPy view of an input buffer (no copy) that raises if written to."""
+    view = np.asarray(buffer)  # writable, although the Buffer says writeable=False
+    view.flags.writeable = False
+    return view
+
+
+def on_host(ctx: ExecutionContext, out: tuple[Buffer, Buffer], x: Buffer) -> None:
+    """Runs on the host during the call: writes the sum and the mean into `out`."""
+    x = _read_only(x)
+    total, mean = (np.asarray(o) for o in out)  # XLA's output buffers themselves
+    np.sum(x, axis=-1, dtype=x.dtype, out=total)
+    np.mean(x, axis=-1, dtype=x.dtype, out=mean)
+
+
+# --8<-- [end:host]
+
+
+def _check(x: ArrayLike) -> jax.Array:
+    x = jnp.asarray(x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
+    if x.ndim < 1:
+        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    return x
+
+
+# --8<-- [start:callback]
+def sum_mean_callback(
+    x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> tuple[jax.Array, jax.Array]:
+    """`(sum, mean)` over the last axis on the host, in place, without a derivative rule."""
+    x = _check(x)
+    out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
+    call = buffer_callback(on_host, (out, out), has_side_effect=False, vmap_method=vmap_method)
+    return call(x)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[jax.Array, jax.Array]:
+    """Return `(sum, mean)` of `x` over its last axis, computed by NumPy in place.
+
+    Args:
+        x: floating array with at least one axis.
+        vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
+
+    Raises:
+        TypeError: `x` is not floating.
+        ValueError: `x` is a scalar.
+    """
+    x = _check(x)
+    return _sum_mean(vmap_method, x)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _sum_mean(vmap_method: str | None, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return sum_mean_callback(x, vmap_method=vmap_method)
+
+
+@_sum_mean.defjvp
+def _sum_mean_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    (x,), (dx,) = primals, tangents
+    return _sum_mean(vmap_method, x), (jnp.sum(dx, axis=-1), jnp.mean(dx, axis=-1))
+
+
+# --8<-- [end:pattern]
