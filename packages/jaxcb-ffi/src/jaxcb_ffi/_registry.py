@@ -1,0 +1,73 @@
+"""The variants this package adds to the support matrix (entry point ``jaxcb.mechanisms``).
+
+Not a pattern to copy: it only tells the harness which function implements which
+computation, and how host calls are counted (the handlers' C++ counters, `_probe.py`).
+Where the installed JAX has no `jax.ffi`, both rows say so for every computation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ._library import missing_ffi
+from ._probe import KernelProbe
+
+PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+EFFECTS = ("log_steps", "host_draw", "progress")
+UNSUPPORTED = {
+    "log_steps": (
+        "an effect whose sink is a Python function, which a C++ handler cannot call; an "
+        "ffi_call without has_side_effect=True whose result is unused is removed under jit"
+    ),
+    "host_draw": (
+        "reads and advances a host NumPy Generator, Python state that a C++ handler "
+        "cannot reach (use jax.random keys)"
+    ),
+    "progress": (
+        "an effect reported to a Python function, which a C++ handler cannot call (see log_steps)"
+    ),
+}
+DOC = {
+    "default": (
+        "A C++ XLA FFI handler per computation, called with jax.ffi.ffi_call, with the "
+        "pattern's vmap_method (broadcast_all) and its custom derivative rule."
+    ),
+    "no_rule": "The bare ffi_call into the same handler, without a derivative rule.",
+}
+PROBE = KernelProbe()
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"jaxcb_ffi.{name}")
+
+
+def variants() -> list[dict[str, Any]]:
+    reason = missing_ffi()
+    names = PURE + EFFECTS
+
+    def row(key: str, label: str, order: int) -> dict[str, Any]:
+        return {
+            "id": f"ffi_call/{key}",
+            "mechanism": "ffi_call",
+            "label": label,
+            "doc": DOC[key],
+            "package": "jaxcb_ffi",
+            "order": order,
+            "implementations": {},
+            "modules": {},
+            "unsupported": dict.fromkeys(names, reason) if reason else dict(UNSUPPORTED),
+            "probe": PROBE,
+        }
+
+    rows = [row("default", "ffi_call", 55), row("no_rule", "ffi_call, no rule", 56)]
+    if reason is not None:  # JAX without jax.ffi: nothing here can run
+        return rows
+    modules = {n: _module(n) for n in PURE}
+    noop = _module("noop").noop
+    rows[0]["implementations"] = {n: getattr(modules[n], n) for n in PURE}
+    rows[1]["implementations"] = {n: getattr(modules[n], f"{n}_callback") for n in PURE}
+    for r in rows:
+        r["modules"] = modules
+        r["bare"] = {"noop": noop}
+    return rows

@@ -1,0 +1,114 @@
+"""The Bessel function `J_v(z)` of integer order through `jax.ffi.ffi_call` (`bessel_jv.cc`).
+
+Contract:
+
+- **Pure.** The handler (`std::cyl_bessel_j`, C++17) depends on its arguments only, and
+  `ffi_call` is declared without side effects, so JAX may run it once, many times, or
+  never: under `jax.jit` a call whose result is unused is removed. Each run is one call of
+  the C++ handler, counted by it.
+- **Orders.** Any integer order, negative ones by `J_{-n} = (-1)^n J_n`, and negative `z`
+  by `J_n(-z) = (-1)^n J_n(z)`; the order reaches the handler as int32.
+- **Batching.** `vmap_method="broadcast_all"`: `v` and `z` are broadcast to the output
+  shape here, and under `vmap` every operand arrives with the whole batch, so the handler
+  is an elementwise loop over equal-sized buffers and one handler call takes the whole
+  batch. The price is that the unbatched operand (usually `v`) is tiled first.
+- **Derivatives.** A `jax.custom_jvp` rule `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that
+  calls this same differentiable function for the neighbouring orders, so the rule itself
+  has a rule: `grad`, `jacfwd`, `jacrev` and `hessian` in `z` all work. Under `jax.jit` a
+  gradient is two handler calls (`J_{v-1}`, `J_{v+1}`: the unused value is removed) and a
+  Hessian three (`J_{v-2}`, `J_v`, `J_{v+2}`: XLA merges the two identical `J_v` calls).
+  `bessel_jv_callback` is the same call without the rule (`grad` through it raises). The
+  order `v` is an integer: it has no derivative.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.typing import ArrayLike
+
+from ._library import register
+
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "bessel_jv", "bessel_jv_callback"]
+
+VMAP_METHOD = "broadcast_all"
+
+# --8<-- [start:register]
+TARGET = "jaxcb_bessel_jv"  # the FFI target name that ffi_call uses
+HANDLERS = {TARGET: "JaxcbBesselJv"}  # target -> C++ symbol (XLA_FFI_DEFINE_HANDLER_SYMBOL)
+# --8<-- [end:register]
+
+
+def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    v, z = jnp.asarray(v), jnp.asarray(z)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+    if jnp.issubdtype(z.dtype, jnp.integer):
+        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
+    elif not jnp.issubdtype(z.dtype, jnp.floating):
+        raise TypeError(f"bessel_jv: z must have a real dtype, got {z.dtype}")
+    try:
+        jnp.broadcast_shapes(v.shape, z.shape)
+    except ValueError:
+        raise ValueError(
+            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
+        ) from None
+    return v, z
+
+
+# --8<-- [start:callback]
+def bessel_jv_callback(
+    v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """`J_v(z)` in the C++ handler, without a derivative rule."""
+    v, z = _check(v, z)
+    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    shape = jnp.broadcast_shapes(v.shape, z.shape)
+    v = jnp.broadcast_to(v.astype(jnp.int32), shape)  # the handler binds an int32 buffer
+    z = jnp.broadcast_to(z, shape)  # equal sizes: the handler loops elementwise
+    out_type = jax.ShapeDtypeStruct(shape, z.dtype)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(v, z)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the Bessel function of the first kind `J_v(z)`, computed by a C++ handler.
+
+    Args:
+        v: integer array of orders.
+        z: floating array; an integer one is promoted to the default float dtype.
+        vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
+            call per batch).
+
+    Returns:
+        An array of the broadcast shape of `v` and `z`, in the dtype of `z`.
+
+    Raises:
+        TypeError: `v` is not integer, or `z` is neither floating nor integer.
+        ValueError: the shapes of `v` and `z` do not broadcast.
+    """
+    v, z = _check(v, z)
+    return _bessel_jv(vmap_method, v, z)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _bessel_jv(vmap_method: str | None, v: jax.Array, z: jax.Array) -> jax.Array:
+    return bessel_jv_callback(v, z, vmap_method=vmap_method)
+
+
+@_bessel_jv.defjvp
+def _bessel_jv_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    v, z = primals
+    _, dz = tangents  # v is an integer: its tangent is float0
+    out = _bessel_jv(vmap_method, v, z)
+    # The rule calls the differentiable function again, so it can be differentiated too.
+    slope = (_bessel_jv(vmap_method, v - 1, z) - _bessel_jv(vmap_method, v + 1, z)) / 2
+    return out, slope * dz
+
+
+# --8<-- [end:pattern]

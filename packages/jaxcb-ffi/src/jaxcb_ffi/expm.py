@@ -1,0 +1,110 @@
+"""The matrix exponential through `jax.ffi.ffi_call` (`expm.cc`), with a reverse-mode rule.
+
+Contract:
+
+- **Pure.** Both handlers (`expm` and its derivative `expm_vjp`) depend on their arguments
+  only, and `ffi_call` is declared without side effects, so JAX may run them once, many
+  times, or never: under `jax.jit` a call whose result is unused is removed. Each run is one
+  call of a C++ handler, counted by it.
+- **Not elementwise.** Each output entry depends on the whole matrix, so the handler gets
+  whole matrices: `a` has shape `(..., n, n)` and stacks are allowed. It computes in double
+  precision, by scaling and squaring with the [6/6] Padé approximant.
+- **Batching.** `vmap_method="broadcast_all"`: the handler loops over the stack, so a batch
+  is only more leading axes and one handler call takes it. In the derivative the saved
+  matrix is unbatched while the cotangents are (`jacrev` is a `vmap` over cotangents):
+  `broadcast_all` tiles it, so `jacrev` is one backward handler call too, and under
+  `jax.jit` the only one, since `jacrev` never uses the primal output and the forward call
+  is removed.
+- **Derivatives.** A `jax.custom_vjp` rule whose backward pass runs in C++ as well: the
+  cotangent of `expm` at `a` for the output cotangent `g` is the Fréchet derivative
+  `L(a^T, g)`, the upper-right block of `expm([[a^T, g], [0, a^T]])`, so the same kernel
+  serves. `grad`, `vjp` and `jacrev` work, while `jvp` and `jacfwd` raise `TypeError` (a
+  `custom_vjp` function has no forward mode), and a second derivative (`hessian`, `grad` of
+  `grad`) raises `ValueError`: the backward `ffi_call` has no rule. `expm_callback` is the
+  call without any rule.
+- **Errors.** A matrix with a non-finite entry makes the handler return an error, raised
+  as an exception carrying its message.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.typing import ArrayLike
+
+from ._library import register
+
+__all__ = ["HANDLERS", "TARGET", "TARGET_VJP", "VMAP_METHOD", "expm", "expm_callback"]
+
+VMAP_METHOD = "broadcast_all"
+
+# --8<-- [start:register]
+TARGET = "jaxcb_expm"  # the FFI target names that ffi_call uses
+TARGET_VJP = "jaxcb_expm_vjp"
+HANDLERS = {TARGET: "JaxcbExpm", TARGET_VJP: "JaxcbExpmVjp"}  # target -> C++ symbol
+# --8<-- [end:register]
+
+
+def _check(a: ArrayLike) -> jax.Array:
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    return a
+
+
+# --8<-- [start:callback]
+def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """The matrix exponential in the C++ handler, without a derivative rule."""
+    a = _check(a)
+    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the matrix exponential of `a`, computed by a C++ handler.
+
+    First-order reverse mode only: `grad`, `vjp` and `jacrev` work; `jvp`, `jacfwd`
+    and second derivatives raise.
+
+    Args:
+        a: floating array of shape `(..., n, n)` (the handler takes float32 and float64).
+        vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
+            call per batch).
+
+    Returns:
+        An array of the shape and dtype of `a`.
+
+    Raises:
+        TypeError: `a` is not floating.
+        ValueError: `a` has fewer than two axes or its last two differ.
+    """
+    a = _check(a)
+    return _expm(vmap_method, a)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _expm(vmap_method: str | None, a: jax.Array) -> jax.Array:
+    return expm_callback(a, vmap_method=vmap_method)
+
+
+def _expm_fwd(vmap_method: str | None, a: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
+
+
+def _expm_bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
+    register(TARGET_VJP, HANDLERS[TARGET_VJP])
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return (jax.ffi.ffi_call(TARGET_VJP, out_type, vmap_method=vmap_method)(a, g),)
+
+
+_expm.defvjp(_expm_fwd, _expm_bwd)
+# --8<-- [end:pattern]

@@ -1,0 +1,69 @@
+// sin(x) * y + 1 as an XLA FFI handler, for float32 and float64.
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "xla/ffi/api/ffi.h"
+
+namespace ffi = xla::ffi;
+
+namespace {
+
+std::atomic<std::int64_t> calls{0};  // handler invocations, read by the probe
+
+// --8<-- [start:kernel]
+// y holds one value per contiguous block of x: one block when nothing is batched, one per
+// batch element under vmap (vmap_method="broadcast_all" puts the batch axes first).
+template <typename T>
+void SinScale(const T* x, const T* y, T* out, std::size_t blocks, std::size_t block) {
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const T yb = y[b];
+    for (std::size_t i = b * block; i < (b + 1) * block; ++i) out[i] = std::sin(x[i]) * yb + T(1);
+  }
+}
+
+ffi::Error SinScaleImpl(ffi::AnyBuffer x, ffi::AnyBuffer y, ffi::Result<ffi::AnyBuffer> out) {
+  calls.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t n = x.element_count(), blocks = y.element_count();
+  if (y.element_type() != x.element_type()) {
+    return ffi::Error::InvalidArgument("sin_scale kernel: y must have the dtype of x");
+  }
+  if (out->element_count() != n) {  // vmap_method="expand_dims" with x unbatched, say
+    return ffi::Error::InvalidArgument(
+        "sin_scale kernel: x must have as many elements as the result, got " +
+        std::to_string(n) + " for " + std::to_string(out->element_count()) +
+        " (an unbatched x under vmap needs vmap_method='broadcast_all')");
+  }
+  if (blocks == 0 || n % blocks != 0) {
+    return ffi::Error::InvalidArgument(
+        "sin_scale kernel: y must hold one value per block of x, got " +
+        std::to_string(blocks) + " values for " + std::to_string(n) + " elements");
+  }
+  switch (x.element_type()) {  // dtype dispatch: one handler, one instantiation per dtype
+    case ffi::F32:
+      SinScale(x.typed_data<float>(), y.typed_data<float>(), out->typed_data<float>(), blocks,
+               n / blocks);
+      return ffi::Error::Success();
+    case ffi::F64:
+      SinScale(x.typed_data<double>(), y.typed_data<double>(), out->typed_data<double>(), blocks,
+               n / blocks);
+      return ffi::Error::Success();
+    default:
+      return ffi::Error::InvalidArgument(
+          "sin_scale kernel: float32 or float64 only, got XLA element type " +
+          std::to_string(static_cast<int>(x.element_type())));
+  }
+}
+// --8<-- [end:kernel]
+
+}  // namespace
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbSinScale, SinScaleImpl,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()  // x
+                                  .Arg<ffi::AnyBuffer>()  // y
+                                  .Ret<ffi::AnyBuffer>());
+
+extern "C" std::int64_t JaxcbSinScaleCalls() { return calls.load(); }

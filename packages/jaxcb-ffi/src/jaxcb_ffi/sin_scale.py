@@ -1,0 +1,96 @@
+"""``sin(x) * y + 1`` through `jax.ffi.ffi_call` into a C++ handler (`sin_scale.cc`).
+
+Contract:
+
+- **Pure.** The handler depends on its arguments only, and `ffi_call` is declared without
+  side effects, so JAX may run it once, many times, or never: under `jax.jit` a call whose
+  result is unused is removed. Each run is one call of the C++ handler, counted by it.
+- **Batching.** `vmap_method="broadcast_all"`: every operand reaches the handler with the
+  whole batch, so the handler stays a flat loop (`y` is reshaped to the rank of `x` first,
+  so it holds one value per contiguous block of `x`), and one handler call takes the
+  whole batch. The price is that an unbatched operand is tiled first (the scalar `y`, or
+  `x` when only `y` is batched). With `"expand_dims"` and an unbatched `x` the handler
+  gets fewer elements than the result and returns an error naming `broadcast_all`.
+- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`, `jacfwd`,
+  `jacrev` and `hessian` work; `sin_scale_callback` is the same call without the rule
+  (`grad` through it raises: an `ffi_call` has no derivative of its own).
+- **Types.** float32 and float64 (the handler dispatches on the dtype); another floating
+  dtype passes the checks here and is refused by the handler with an error.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.typing import ArrayLike
+
+from ._library import register
+
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "sin_scale", "sin_scale_callback"]
+
+VMAP_METHOD = "broadcast_all"
+
+# --8<-- [start:register]
+TARGET = "jaxcb_sin_scale"  # the FFI target name that ffi_call uses
+HANDLERS = {TARGET: "JaxcbSinScale"}  # target -> C++ symbol (XLA_FFI_DEFINE_HANDLER_SYMBOL)
+# --8<-- [end:register]
+
+
+def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
+    x, y = jnp.asarray(x), jnp.asarray(y)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if y.ndim != 0:
+        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    return x, y.astype(x.dtype)
+
+
+# --8<-- [start:callback]
+def sin_scale_callback(
+    x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """`sin(x) * y + 1` in the C++ handler, without a derivative rule."""
+    x, y = _check(x, y)
+    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: one y per block of x under vmap
+    out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(x, y)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return `sin(x) * y + 1`, computed by a C++ XLA FFI handler.
+
+    Args:
+        x: floating array of any shape (the handler takes float32 and float64).
+        y: scalar, cast to the dtype of `x`.
+        vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
+            call per batch).
+
+    Raises:
+        TypeError: `x` is not floating.
+        ValueError: `y` is not a scalar.
+    """
+    x, y = _check(x, y)
+    return _sin_scale(vmap_method, x, y)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
+    return sin_scale_callback(x, y, vmap_method=vmap_method)
+
+
+@_sin_scale.defjvp
+def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    x, y = primals
+    dx, dy = tangents
+    out = _sin_scale(vmap_method, x, y)
+    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+
+
+# --8<-- [end:pattern]

@@ -1,0 +1,95 @@
+"""The sum and the mean over the last axis through `jax.ffi.ffi_call` (`sum_mean.cc`): two outputs.
+
+Contract:
+
+- **Pure.** The handler depends on its argument only, and `ffi_call` is declared without
+  side effects, so JAX may run it once, many times, or never: under `jax.jit` a call whose
+  result is unused is removed. Each run is one call of the C++ handler, counted by it.
+- **Several results.** One handler call fills both arrays; `result_shape_dtypes` is the
+  matching tuple of `jax.ShapeDtypeStruct`s and the handler binds two `Ret` buffers.
+- **Batching.** `vmap_method="broadcast_all"`: the handler reduces the last axis of
+  whatever rows it gets, so leading batch axes are only more rows and one handler call
+  takes the whole batch. With a single argument `"expand_dims"` does the same.
+- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is linear), so
+  `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is the same call
+  without the rule (`grad` through it raises).
+- **Types.** float32 and float64, accumulated in double; another floating dtype passes
+  the checks here and is refused by the handler with an error.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.typing import ArrayLike
+
+from ._library import register
+
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "sum_mean", "sum_mean_callback"]
+
+VMAP_METHOD = "broadcast_all"
+
+# --8<-- [start:register]
+TARGET = "jaxcb_sum_mean"  # the FFI target name that ffi_call uses
+HANDLERS = {TARGET: "JaxcbSumMean"}  # target -> C++ symbol (XLA_FFI_DEFINE_HANDLER_SYMBOL)
+# --8<-- [end:register]
+
+
+def _check(x: ArrayLike) -> jax.Array:
+    x = jnp.asarray(x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
+    if x.ndim < 1:
+        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    return x
+
+
+# --8<-- [start:callback]
+def sum_mean_callback(
+    x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> tuple[jax.Array, jax.Array]:
+    """`(sum, mean)` over the last axis in the C++ handler, without a derivative rule."""
+    x = _check(x)
+    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
+    total, mean = jax.ffi.ffi_call(TARGET, (out, out), vmap_method=vmap_method)(x)
+    return total, mean
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[jax.Array, jax.Array]:
+    """Return `(sum, mean)` of `x` over its last axis, computed by a C++ XLA FFI handler.
+
+    Args:
+        x: floating array with at least one axis (the handler takes float32 and float64).
+        vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
+            call per batch).
+
+    Returns:
+        Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
+
+    Raises:
+        TypeError: `x` is not floating.
+        ValueError: `x` is a scalar.
+    """
+    x = _check(x)
+    return _sum_mean(vmap_method, x)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _sum_mean(vmap_method: str | None, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return sum_mean_callback(x, vmap_method=vmap_method)
+
+
+@_sum_mean.defjvp
+def _sum_mean_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    (x,), (dx,) = primals, tangents
+    return _sum_mean(vmap_method, x), (jnp.sum(dx, axis=-1), jnp.mean(dx, axis=-1))
+
+
+# --8<-- [end:pattern]

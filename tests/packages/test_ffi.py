@@ -1,0 +1,579 @@
+"""jaxcb_ffi: the C++ handlers against the catalog, derivative rules, batching, handler calls
+counted by the C++ counters, validation identical to jaxcb_pure's, and kernel errors.
+
+Handler calls are counted through the registry's probe (``pkg_support.host_calls``), which
+reads the handlers' own counters. Messages and counts were measured on JAX 0.10.2 and
+0.12.0.1 (CPU), where they agree except the tail of JAX's "cannot be differentiated"
+message, so only its first sentence is compared. Where JAX has no ``jax.ffi`` (0.4.30) only
+the registry test runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import scipy.special
+from pkg_support import (
+    BATCH,
+    assert_close,
+    diff_argnum,
+    first_line,
+    host_calls,
+    in_axes,
+    module,
+    partial_in,
+    raises,
+    stacked_reference,
+    tangent,
+)
+
+import jaxcb_ffi
+from jaxcb_core import references
+from jaxcb_core.catalog import CATALOG, by_name
+from jaxcb_core.mechanisms import from_dict
+from jaxcb_ffi import _library, _registry
+
+PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
+CUSTOM_JVP = ["sin_scale", "sum_mean", "bessel_jv", "cubic_root"]
+METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"]
+VARIANT = "ffi_call/default"  # both rows share the modules, and so the counters
+NO_FFI = _library.missing_ffi()
+
+needs_ffi = pytest.mark.skipif(NO_FFI is not None, reason=f"{NO_FFI}")
+
+NO_FORWARD = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
+NO_VMAP = (
+    "vmap is only supported for the ffi_call primitive when vmap_method is one of "
+    "'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
+    "'legacy_vectorized'. Got vmap_method=None."
+)
+
+
+def no_derivative(target: str) -> str:
+    """The first sentence of JAX's error for an ffi_call without a rule."""
+    return f"The FFI call to `{target}` cannot be differentiated."
+
+
+def fn(name: str) -> Callable[..., Any]:
+    return getattr(jaxcb_ffi, name)
+
+
+def kernel_error() -> type[Exception]:
+    """What a handler's ffi::Error becomes in Python."""
+    return jax.errors.JaxRuntimeError
+
+
+def call(f: Callable[..., Any], args: Any, jit: bool) -> Any:
+    return jax.jit(lambda *a: f(*a))(*args) if jit else f(*args)
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+@needs_ffi
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize("name", PURE)
+def test_matches_reference_in_one_handler_call(name: str, jit: bool, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    with host_calls(VARIANT, name) as tally:
+        out = call(fn(name), args, jit)
+        assert_close(out, c.reference(*args), c.tolerance(dtype), dtype)
+    assert tally.calls == 1
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", PURE)
+def test_callback_matches_reference_and_has_no_rule(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    bare = getattr(jaxcb_ffi, f"{name}_callback")
+    assert_close(call(bare, args, True), c.reference(*args), c.tolerance(dtype), dtype)
+    loss = partial_in(c, lambda *a: jax.tree.leaves(bare(*a))[0].sum(), args)
+    with pytest.raises(ValueError, match="cannot be differentiated") as info:
+        jax.grad(loss)(args[diff_argnum(c)])
+    assert first_line(info).startswith(no_derivative(f"jaxcb_{name}"))
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", [*PURE, "noop"])
+def test_unused_result_is_removed_under_jit(name: str, x32: None) -> None:
+    """Declared without side effects, an ffi_call whose result is unused never runs."""
+    args = by_name("sin_scale" if name == "noop" else name).make_args(np.dtype("float32"))
+    f = (lambda x, *_: jaxcb_ffi.noop(x)) if name == "noop" else fn(name)
+    with host_calls(VARIANT, name) as tally:
+        out = jax.jit(lambda *a: (f(*a), a[0])[1])(*args)
+        np.testing.assert_array_equal(out, args[0])
+    assert tally.calls == 0
+
+
+@needs_ffi
+def test_noop_one_call_no_work(dtype: np.dtype[Any]) -> None:
+    x = np.linspace(0, 1, 5).astype(dtype)
+    with host_calls(VARIANT, "noop") as tally:
+        out = jax.jit(jaxcb_ffi.noop)(x)
+        jax.block_until_ready(out)
+    assert (out.shape, out.dtype) == (x.shape, x.dtype)
+    assert tally.calls == 1
+
+
+@needs_ffi
+def test_bessel_jv_any_integer_order_and_sign_of_z(x64: None) -> None:
+    """Negative orders and negative z by symmetry, against scipy.special.jv."""
+    v = np.arange(-7, 8, dtype=np.int32)[:, None]
+    z = np.concatenate([-np.geomspace(0.01, 60, 25), [0.0], np.geomspace(0.01, 60, 25)])
+    out = jaxcb_ffi.bessel_jv(v, z)
+    np.testing.assert_allclose(out, scipy.special.jv(v, z), rtol=1e-10, atol=1e-13)
+    out32 = jaxcb_ffi.bessel_jv(v, z.astype(np.float32))
+    assert out32.dtype == np.float32
+    np.testing.assert_allclose(out32, scipy.special.jv(v, z), rtol=2e-5, atol=2e-6)
+
+
+@needs_ffi
+@pytest.mark.parametrize("a", [1e-3, 1.0, 1e3])
+def test_cubic_root_tiny_and_huge_roots_are_relatively_accurate(a: float, x64: None) -> None:
+    """b = r**3 + a*r has the root r: every magnitude to a few ulps."""
+    r = np.array([1e-200, 1e-30, 1e-5, 0.5, 1.0, 7.0, 1e5, 1e30, 1e100])
+    r = np.concatenate([-r, r])
+    b = r**3 + a * r
+    out = jaxcb_ffi.cubic_root(np.full_like(b, a), b)
+    np.testing.assert_allclose(out, r, rtol=1e-14, atol=0)
+    # float32 is solved in double and rounded once: the float64 root of the same inputs
+    r = r[np.abs(r) < 1e12]  # b = r**3 must fit in float32
+    a32 = np.full(r.size, a, np.float32)
+    b32 = (r**3 + a32 * r).astype(np.float32)
+    out32 = jaxcb_ffi.cubic_root(a32, b32)
+    assert out32.dtype == np.float32
+    ref = jaxcb_ffi.cubic_root(a32.astype(np.float64), b32.astype(np.float64))
+    np.testing.assert_array_equal(out32, np.asarray(ref).astype(np.float32))
+
+
+# --- derivatives ---------------------------------------------------------------------------
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", CUSTOM_JVP)
+def test_jvp_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    t = tangent(c, args)
+    g = partial_in(c, fn(name), args)
+    _, out = jax.jit(lambda x, t: jax.jvp(g, (x,), (t,)))(args[diff_argnum(c)], t)
+    assert_close(out, references.jvp(c, args, t), c.tolerance(dtype), dtype)
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", PURE)
+def test_grad_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    args = c.make_args(dtype)
+    g = partial_in(c, fn(name), args)
+    w = jax.tree.map(lambda o: np.linspace(-1, 1, o.size).reshape(o.shape), c.reference(*args))
+
+    def loss(x: jax.Array) -> jax.Array:
+        return sum(  # type: ignore[return-value]
+            jnp.sum(wl * ol)
+            for wl, ol in zip(jax.tree.leaves(w), jax.tree.leaves(g(x)), strict=True)
+        )
+
+    out = jax.jit(jax.grad(loss))(args[diff_argnum(c)])
+    assert_close(out, references.grad(c, args, w), c.tolerance(dtype), dtype)
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", ["sin_scale", "bessel_jv", "cubic_root"])
+def test_hessian_matches_finite_differences(name: str, x64: None) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype("float64"))
+    out = jax.jit(jax.hessian(partial_in(c, fn(name), args)))(args[diff_argnum(c)])
+    ref = references.hessian(c, args, summed=False)
+    assert out.shape == ref.shape == (8, 8, 8)
+    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-8)
+
+
+@needs_ffi
+def test_sum_mean_jacobians_and_hessian(x64: None) -> None:
+    x = by_name("sum_mean").make_args(np.dtype("float64"))[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        ds, dm = jax.jit(jac(lambda x: jaxcb_ffi.sum_mean(x)))(x)
+        np.testing.assert_array_equal(ds, np.ones(8))
+        np.testing.assert_allclose(dm, np.full(8, 1 / 8), rtol=1e-15)
+    hs, hm = jax.jit(jax.hessian(lambda x: jaxcb_ffi.sum_mean(x)))(x)  # the map is linear
+    np.testing.assert_array_equal(hs, np.zeros((8, 8)))
+    np.testing.assert_array_equal(hm, np.zeros((8, 8)))
+
+
+@needs_ffi
+def test_bessel_jv_derivative_handler_calls(x64: None) -> None:
+    """Under jit: grad = J_{v-1} and J_{v+1}; hessian = J_{v-2}, J_v, J_{v+2} (the two
+    identical J_v calls of the rule's rule are merged)."""
+    c = by_name("bessel_jv")
+    v, z = c.make_args(np.dtype("float64"))
+    with host_calls(VARIANT, "bessel_jv") as tally:
+        out = jax.jit(jax.grad(lambda z: jaxcb_ffi.bessel_jv(v, z).sum()))(z)
+        assert_close(out, references.grad(c, (v, z)), c.tolerance(np.float64))
+    assert tally.calls == 2
+    with host_calls(VARIANT, "bessel_jv") as tally:
+        jax.block_until_ready(jax.jit(jax.hessian(lambda z: jaxcb_ffi.bessel_jv(v, z)))(z))
+    assert tally.calls == 3
+
+
+@needs_ffi
+def test_bessel_jv_derivative_of_order_zero(x64: None) -> None:
+    """dJ_0/dz = (J_{-1} - J_1) / 2 = -J_1: the negative order needs no special case."""
+    z = np.linspace(0.5, 8.0, 6)
+    out = jax.vmap(jax.grad(jaxcb_ffi.bessel_jv, argnums=1), in_axes=(None, 0))(0, z)
+    np.testing.assert_allclose(out, -scipy.special.jv(1, z), rtol=1e-12, atol=1e-14)
+
+
+@needs_ffi
+def test_cubic_root_derivative_in_a(dtype: np.dtype[Any]) -> None:
+    c = by_name("cubic_root")
+    a, b = c.make_args(dtype)
+    t = np.linspace(-1, 1, a.size).astype(dtype)
+    x, dx = jax.jit(lambda a, t: jax.jvp(lambda a: jaxcb_ffi.cubic_root(a, b), (a,), (t,)))(a, t)
+    x64 = np.asarray(x, np.float64)
+    ref = -x64 * t / (3 * x64**2 + np.asarray(a, np.float64))
+    assert_close(dx, ref, c.tolerance(dtype), dtype)
+
+
+@needs_ffi
+def test_expm_backward_runs_in_the_vjp_handler(dtype: np.dtype[Any]) -> None:
+    """Eager vjp: one forward and one backward handler call. Under jit, grad and jacrev
+    never use the primal output, so the forward call is removed: the backward is the only
+    one, and jacrev's 16 cotangents reach it in one call (broadcast_all tiles the saved a)."""
+    c = by_name("expm")
+    (a,) = c.make_args(dtype)
+    g = np.linspace(-1, 1, 16).reshape(4, 4).astype(dtype)
+    with host_calls(VARIANT, "expm") as tally:
+        _, pullback = jax.vjp(jaxcb_ffi.expm, a)
+        (out,) = pullback(g)
+        assert_close(out, references.vjp(c, (a,), g), c.tolerance(dtype), dtype)
+    assert tally.by_function == {"jaxcb_expm": 1, "jaxcb_expm_vjp": 1}
+    with host_calls(VARIANT, "expm") as tally:
+        jac = jax.jit(jax.jacrev(lambda a: jaxcb_ffi.expm(a)))(a)
+        assert_close(jac, references.jacobian(c, (a,)), c.tolerance(dtype), dtype)
+    assert tally.by_function == {"jaxcb_expm": 0, "jaxcb_expm_vjp": 1}
+    assert tally.calls == 1
+
+
+@needs_ffi
+def test_expm_vjp_of_a_stack(x64: None) -> None:
+    a = 0.3 * np.random.default_rng(2).standard_normal((2, 3, 3))
+    g = np.random.default_rng(3).standard_normal((2, 3, 3))
+    out = jaxcb_ffi.expm(a)
+    np.testing.assert_allclose(out, by_name("expm").reference(a), rtol=1e-12, atol=1e-14)
+    _, vjp = jax.vjp(jaxcb_ffi.expm, a)
+    (out,) = vjp(g)
+    ref = references.vjp(by_name("expm"), (a,), g)
+    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-11)
+
+
+@needs_ffi
+def test_expm_of_large_norm_and_zero_size(x64: None) -> None:
+    """Scaling and squaring: a norm of ~40 needs 7 squarings; n = 0 is an empty stack."""
+    a = 6.0 * np.random.default_rng(5).standard_normal((5, 5))
+    np.testing.assert_allclose(jaxcb_ffi.expm(a), by_name("expm").reference(a), rtol=1e-10)
+    assert jaxcb_ffi.expm(np.zeros((3, 0, 0))).shape == (3, 0, 0)
+
+
+@needs_ffi
+def test_expm_has_no_forward_mode_or_second_derivative(x32: None) -> None:
+    (a,) = by_name("expm").make_args(np.dtype("float32"))
+    with raises(TypeError, NO_FORWARD):
+        jax.jvp(jaxcb_ffi.expm, (a,), (a,))
+    with raises(TypeError, NO_FORWARD):
+        jax.jacfwd(jaxcb_ffi.expm)(a)
+    for second in (
+        lambda: jax.hessian(lambda a: jaxcb_ffi.expm(a).sum())(a),
+        lambda: jax.grad(lambda a: jax.grad(lambda a: jaxcb_ffi.expm(a).sum())(a).sum())(a),
+    ):
+        with pytest.raises(ValueError, match="cannot be differentiated") as info:
+            second()
+        assert first_line(info).startswith("The FFI call to `jaxcb_expm")
+
+
+# --- batching ------------------------------------------------------------------------------
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", PURE)
+def test_vmap_default_method_one_handler_call(name: str, dtype: np.dtype[Any]) -> None:
+    c = by_name(name)
+    assert module("jaxcb_ffi", name).VMAP_METHOD == "broadcast_all"
+    batched = c.batched_args(dtype, BATCH)
+    with host_calls(VARIANT, name) as tally:
+        out = jax.jit(jax.vmap(lambda *a: fn(name)(*a), in_axes=in_axes(c, batched)))(*batched)
+        assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
+    assert tally.calls == 1
+
+
+# expand_dims hands an unbatched operand over with a size-1 batch axis; bessel_jv's
+# unbatched order then has fewer elements than the result, and its handler says so.
+EXPAND_DIMS_FAILS = {"bessel_jv"}
+
+
+@needs_ffi
+@pytest.mark.parametrize("method", [*METHODS, None])
+@pytest.mark.parametrize("name", PURE)
+def test_vmap_methods(name: str, method: str | None, x32: None) -> None:
+    c = by_name(name)
+    dtype = np.dtype("float32")
+    batched = c.batched_args(dtype, BATCH)
+    f = jax.jit(jax.vmap(lambda *a: fn(name)(*a, vmap_method=method), in_axes=in_axes(c, batched)))
+    if method is None:
+        with raises(NotImplementedError, NO_VMAP):
+            f(*batched)
+        return
+    if method == "expand_dims" and name in EXPAND_DIMS_FAILS:
+        with pytest.raises(kernel_error(), match="needs vmap_method='broadcast_all'"):
+            jax.block_until_ready(f(*batched))
+        return
+    with host_calls(VARIANT, name) as tally:
+        out = f(*batched)
+        assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
+    assert tally.calls == (BATCH if method.startswith("sequential") else 1)
+
+
+CASES_OTHER_AXES = [
+    # (function, in_axes, batched arguments)
+    (
+        "bessel_jv",
+        (0, None),
+        lambda dt: (np.array([-2, 0, 3], np.int32), np.linspace(0.5, 6.0, 5).astype(dt)),
+    ),
+    (
+        "cubic_root",
+        (0, None),
+        lambda dt: (np.array([[0.5], [1.0], [2.0]], dt), np.linspace(-2.0, 3.0, 4).astype(dt)),
+    ),
+    (
+        "cubic_root",
+        (None, 0),
+        lambda dt: (np.float32(1.5).astype(dt), np.linspace(-2.0, 3.0, 6).reshape(3, 2).astype(dt)),
+    ),
+    (
+        "sin_scale",
+        (None, 0),
+        lambda dt: (np.linspace(-2, 2, 4).astype(dt), np.arange(3.0, dtype=dt)),
+    ),
+]
+
+
+@needs_ffi
+@pytest.mark.parametrize(("name", "axes", "make"), CASES_OTHER_AXES)
+def test_vmap_any_argument_batched(
+    name: str, axes: tuple[Any, ...], make: Any, dtype: np.dtype[Any]
+) -> None:
+    """broadcast_all hands every operand over with the whole batch, whichever is batched."""
+    c = by_name(name)
+    args = make(dtype)
+    with host_calls(VARIANT, name) as tally:
+        out = jax.jit(jax.vmap(lambda *a: fn(name)(*a), in_axes=axes))(*args)
+        elements = [
+            [a[i] if ax == 0 else a for a, ax in zip(args, axes, strict=True)] for i in range(BATCH)
+        ]
+        ref = np.stack([c.reference(*e) for e in elements])
+        assert_close(out, ref, c.tolerance(dtype), dtype)
+    assert tally.calls == 1
+
+
+@needs_ffi
+def test_nested_vmap_one_handler_call(x32: None) -> None:
+    c = by_name("sin_scale")
+    x = np.linspace(-2, 2, 4).astype(np.float32)
+    ys = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    f = jax.vmap(jax.vmap(lambda y: jaxcb_ffi.sin_scale(x, y)))
+    with host_calls(VARIANT, "sin_scale") as tally:
+        out = jax.jit(f)(ys)
+        ref = np.stack([[c.reference(x, y) for y in row] for row in ys])
+        assert_close(out, ref, c.tolerance(np.float32), np.float32)
+    assert tally.calls == 1
+
+
+# --- validation: the same mistakes raise what jaxcb_pure raises ----------------------------
+
+MISTAKES = [
+    ("sin_scale", lambda: (np.arange(3), 1.0)),
+    ("sin_scale", lambda: (np.ones(3, np.float32), np.ones(2, np.float32))),
+    ("sum_mean", lambda: (np.arange(3),)),
+    ("sum_mean", lambda: (np.float32(1.0),)),
+    ("bessel_jv", lambda: (1.5, np.ones(3, np.float32))),
+    ("bessel_jv", lambda: (1, np.ones(3, np.complex64))),
+    ("bessel_jv", lambda: (np.ones(3, np.int32), np.ones(4, np.float32))),
+    ("expm", lambda: (np.ones((2, 2), np.int32),)),
+    ("expm", lambda: (np.ones(3, np.float32),)),
+    ("expm", lambda: (np.ones((2, 3), np.float32),)),
+    ("cubic_root", lambda: (np.arange(3), np.ones(3, np.float32))),
+    ("cubic_root", lambda: (np.ones(3, np.float32), np.arange(3))),
+    ("cubic_root", lambda: (np.ones(3, np.float32), np.ones(2, np.float32))),
+]
+
+
+@needs_ffi
+@pytest.mark.parametrize("bare", [False, True], ids=["pattern", "callback"])
+@pytest.mark.parametrize(("name", "make"), MISTAKES)
+def test_validation_same_as_pure(name: str, make: Any, bare: bool, x32: None) -> None:
+    """Same exception type and message as jaxcb_pure, raised before XLA sees anything."""
+    jaxcb_pure = pytest.importorskip("jaxcb_pure")
+    attr = f"{name}_callback" if bare else name
+    with pytest.raises((TypeError, ValueError)) as expected:
+        getattr(jaxcb_pure, attr)(*make())
+    with host_calls(VARIANT, name) as tally:
+        for f in (getattr(jaxcb_ffi, attr), jax.jit(getattr(jaxcb_ffi, attr))):
+            with raises(type(expected.value), str(expected.value), whole=True):
+                f(*make())
+    assert tally.calls == 0
+
+
+# --- kernel errors: an ffi::Error becomes an exception with the kernel's message -----------
+
+KERNEL_ERRORS = [
+    (
+        "sin_scale",
+        lambda: (np.ones(3, np.float16), 1.0),
+        "sin_scale kernel: float32 or float64 only, got XLA element type 10",
+    ),
+    (
+        "sum_mean",
+        lambda: (np.ones((2, 3), jnp.bfloat16),),
+        "sum_mean kernel: float32 or float64 only, got XLA element type 16",
+    ),
+    (
+        "cubic_root",
+        lambda: (np.array([1.0, np.nan], np.float32), np.ones(2, np.float32)),
+        "cubic_root kernel: no root found for a=nan, b=1 (a and b must be finite)",
+    ),
+    (
+        "expm",
+        lambda: (np.array([[1.0, np.inf], [0.0, 1.0]], np.float32),),
+        "expm kernel: the matrix has a non-finite entry",
+    ),
+]
+
+
+@needs_ffi
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize(("name", "make", "message"), KERNEL_ERRORS)
+def test_kernel_error_is_an_exception_with_its_message(
+    name: str, make: Any, message: str, jit: bool, x32: None
+) -> None:
+    with host_calls(VARIANT, name) as tally, pytest.raises(kernel_error()) as info:
+        jax.block_until_ready(call(fn(name), make(), jit))
+    assert first_line(info) == f"INVALID_ARGUMENT: {message}"
+    assert tally.calls == 1
+    c = by_name(name)  # the process goes on: the next call works
+    args = c.make_args(np.dtype("float32"))
+    assert_close(fn(name)(*args), c.reference(*args), c.tolerance(np.float32), np.float32)
+
+
+@needs_ffi
+def test_kernel_error_under_vmap_names_the_fix(x32: None) -> None:
+    """expand_dims with an unbatched x: the handler gets 4 elements for a (2, 4) result."""
+    f = jax.vmap(lambda y: jaxcb_ffi.sin_scale(jnp.ones(4), y, vmap_method="expand_dims"))
+    with pytest.raises(kernel_error()) as info:
+        jax.block_until_ready(f(jnp.ones(2)))
+    assert first_line(info) == (
+        "INVALID_ARGUMENT: sin_scale kernel: x must have as many elements as the result, "
+        "got 4 for 8 (an unbatched x under vmap needs vmap_method='broadcast_all')"
+    )
+
+
+# --- the library and the probe -------------------------------------------------------------
+
+
+def test_headers_newer_than_the_running_jaxlib_are_refused() -> None:
+    _library.check_headers("0.10.2", "0.12.0.1")  # older headers: XLA accepts them
+    _library.check_headers("0.12.0.1", "0.12.0.1")
+    with pytest.raises(RuntimeError, match=r"built against the XLA FFI headers of jaxlib 0\.12"):
+        _library.check_headers("0.12.0.1", "0.10.2")
+
+
+@needs_ffi
+def test_library_fits_the_running_jaxlib() -> None:
+    import importlib.metadata
+
+    lib = _library.load()
+    built = lib.JaxcbFfiJaxlibVersion().decode()
+    assert _library._version(built) <= _library._version(importlib.metadata.version("jaxlib"))
+
+
+@needs_ffi
+def test_probe_counts_live_and_freezes_at_the_end(x32: None) -> None:
+    x = np.ones(3, np.float32)
+    f = jax.jit(lambda x: jaxcb_ffi.sin_scale(x, 2.0))
+    with host_calls(VARIANT, "sin_scale") as tally:
+        f(x).block_until_ready()
+        assert tally.calls == 1  # read inside the block
+        f(x).block_until_ready()
+    f(x).block_until_ready()  # after the block: not counted
+    assert tally.calls == 2
+    assert tally.by_function == {"jaxcb_sin_scale": 2}
+
+
+# --- the registry --------------------------------------------------------------------------
+
+
+def test_registry_rows(x32: None) -> None:
+    rows = [from_dict(d) for d in _registry.variants()]
+    assert [(r.id, r.order, r.mechanism) for r in rows] == [
+        ("ffi_call/default", 55, "ffi_call"),
+        ("ffi_call/no_rule", 56, "ffi_call"),
+    ]
+    names = {c.name for c in CATALOG}
+    for row in rows:
+        assert row.probe is _registry.PROBE
+        if NO_FFI is not None:
+            assert row.implementations == {}
+            assert row.unsupported == dict.fromkeys(names, NO_FFI)
+            continue
+        assert set(row.implementations) == set(PURE)
+        assert set(row.unsupported) == {"log_steps", "host_draw", "progress"}
+        assert row.bare == {"noop": jaxcb_ffi.noop}
+        for name in PURE:  # every implementation runs and is right
+            c = by_name(name)
+            args = c.make_args(np.dtype("float32"))
+            out = row.implementations[name](*args)
+            assert_close(out, c.reference(*args), c.tolerance(np.float32), np.float32)
+    if NO_FFI is None:
+        no_rule = rows[1].implementations
+        assert {n: no_rule[n].__name__ for n in PURE} == {n: f"{n}_callback" for n in PURE}
+
+
+def test_registry_without_jax_ffi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What JAX 0.4.30 gets: both rows, every computation unsupported with the reason."""
+    reason = "jax.ffi is not in JAX 0.4.30 (added in 0.4.32 as jax.extend.ffi, jax.ffi since 0.5.0)"
+    monkeypatch.setattr(_registry, "missing_ffi", lambda: reason)
+    rows = [from_dict(d) for d in _registry.variants()]
+    assert [r.id for r in rows] == ["ffi_call/default", "ffi_call/no_rule"]
+    for row in rows:
+        assert row.implementations == {}
+        assert row.unsupported == dict.fromkeys((c.name for c in CATALOG), reason)
+        assert row.bare == {}
+
+
+# --- the files the site includes -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [*PURE, "noop"])
+def test_snippet_sections(name: str) -> None:
+    """Each wrapper and its handler carry the named sections the site includes, balanced."""
+    from pathlib import Path
+
+    src = Path(module("jaxcb_ffi", name).__file__).parent  # the .cc files ship beside it
+    sections = {
+        ".py": ["pattern"] if name == "noop" else ["register", "callback", "pattern"],
+        ".cc": ["kernel"],
+    }
+    for suffix, names in sections.items():
+        text = (src / f"{name}{suffix}").read_text()
+        mark = "#" if suffix == ".py" else "//"
+        for section in names:
+            start = text.count(f"{mark} --8<-- [start:{section}]")
+            end = text.count(f"{mark} --8<-- [end:{section}]")
+            assert (start, end) == (1, 1), f"{name}{suffix}: {section}"
