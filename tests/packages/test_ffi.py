@@ -560,14 +560,14 @@ def test_registry_without_jax_ffi(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- the files the site includes -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [*PURE, "noop"])
+@pytest.mark.parametrize("name", [*PURE, "_noop"])
 def test_snippet_sections(name: str) -> None:
     """Each wrapper and its handler carry the named sections the site includes, balanced."""
     from pathlib import Path
 
     src = Path(module("jaxcb_ffi", name).__file__).parent  # the .cc files ship beside it
     sections = {
-        ".py": ["pattern"] if name == "noop" else ["register", "callback", "pattern"],
+        ".py": ["pattern"] if name == "_noop" else ["register", "callback", "pattern"],
         ".cc": ["kernel"],
     }
     for suffix, names in sections.items():

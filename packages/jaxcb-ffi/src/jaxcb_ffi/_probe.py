@@ -51,7 +51,10 @@ class KernelProbe:
 
     def handlers(self, computation: str) -> dict[str, str]:
         """`{FFI target: C++ symbol}` of every handler of `computation`."""
-        module = importlib.import_module(f"{self.package}.{computation}")
+        try:
+            module = importlib.import_module(f"{self.package}.{computation}")
+        except ModuleNotFoundError:  # the private helpers (`_noop`), not catalog computations
+            module = importlib.import_module(f"{self.package}._{computation}")
         return dict(module.HANDLERS)
 
     @contextlib.contextmanager

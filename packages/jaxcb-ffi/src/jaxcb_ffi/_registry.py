@@ -64,7 +64,7 @@ def variants() -> list[dict[str, Any]]:
     if reason is not None:  # JAX without jax.ffi: nothing here can run
         return rows
     modules = {n: _module(n) for n in PURE}
-    noop = _module("noop").noop
+    noop = _module("_noop").noop
     rows[0]["implementations"] = {n: getattr(modules[n], n) for n in PURE}
     rows[1]["implementations"] = {n: getattr(modules[n], f"{n}_callback") for n in PURE}
     for r in rows:
