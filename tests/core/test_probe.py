@@ -94,7 +94,9 @@ COMMITTED = _committed()
 # The variants whose host side is Python that JAX dispatches (a C++ kernel's own counter is
 # the only count of its calls: tests/packages/test_ffi.py checks it against known counts).
 CALLBACK_VARIANTS = [
-    v for v in discover() if v.reaches_host and (isinstance(v.probe, HostFunctions) or v.mechanism == "debug.print")
+    v
+    for v in discover()
+    if v.reaches_host and (isinstance(v.probe, HostFunctions) or v.mechanism == "debug.print")
 ]
 # The transforms where counting is hardest: backward passes, nested derivatives, batching.
 TRANSFORMS = ("grad", "hessian", "jacrev", "vmap", "scan")

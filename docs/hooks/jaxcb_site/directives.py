@@ -13,6 +13,7 @@ computations           the catalog as a table linking to the computation pages
 verdict V C T          what each committed JAX does for (variant, computation, transform)
 legend                 the cell legend
 bench-NAME             a section of the performance page (``jaxcb_site.perf``)
+check-rules [seeds]    ``jaxcb check``'s rule table, or its findings on the seed code
 =====================  ==============================================================
 """
 
@@ -393,9 +394,63 @@ def d_api(src: str, package: str) -> str:
     return "\n\n".join(blocks)
 
 
+def d_check_rules(src: str, what: str = "rules") -> str:
+    """``jaxcb check``'s rule table (``rules``) or its findings on the seed texts' code
+    (``seeds``, checked at build time), from ``jaxcb_core.check`` (standard library only)."""
+    from jaxcb_core import check
+
+    def md(s: str) -> str:  # table-cell text; `code spans` kept as written
+        parts = re.split(r"(`[^`]*`)", s)
+        return "".join(
+            p if p.startswith("`") else esc(p).replace("*", "\\*") for p in parts
+        ).replace("|", "\\|")
+
+    if what == "rules":
+        rows = [
+            "| rule | what it finds | replacement | heuristic? | JAX facts (source) |",
+            "|---|---|---|---|---|",
+        ]
+        cited: dict[tuple[Any, ...], str] = {}
+        for r in check.RULES:
+            facts = cited.setdefault(r.facts, r.id)
+            cell = (
+                f"as `{facts}`"
+                if facts != r.id
+                else "<br>".join(f"{md(f.text)} ([{md(f.source)}]({f.url}))" for f in r.facts)
+            )
+            kind = "**yes**" if r.heuristic else "no"
+            note = f": {md(r.note)}" if r.note else ""
+            rows.append(
+                f"| `{r.id}` | {md(r.title)} | {md(r.replacement)} | {kind}{note} | {cell} |"
+            )
+        return "\n".join(rows)
+    if what != "seeds":
+        raise DirectiveError(f"check-rules: unknown argument {what!r} (rules or seeds)")
+    seeds = sorted(data.ROOT.glob("tests/core/seeds/*.py"))
+    report = check.check_paths([str(p) for p in seeds])
+    if not seeds or report.errors:
+        raise DirectiveError(f"check-rules seeds: tests/core/seeds/*.py: {report.errors}")
+    out, items = ["```text", "$ jaxcb check tests/core/seeds/"], []
+    for p in seeds:
+        rel_path = p.relative_to(data.ROOT).as_posix()
+        text = p.read_text(encoding="utf-8")
+        title = re.search(r'seed text "([^"]+)"', text)
+        lines = text.splitlines()
+        mine = [f for f in report.findings if f.path == str(p)]
+        out += [f.text().replace(str(p), rel_path, 1) for f in mine]
+        flagged = "".join(
+            f"\n    - line {f.line}: `{lines[f.line - 1].strip()}` → `{f.rule}`" for f in mine
+        )
+        name = f"“{title.group(1)}”" if title else rel_path
+        n = f"{len(mine)} finding{'s' * (len(mine) != 1)}"
+        items.append(f"- `{rel_path}`, the code of {name}: {n}{flagged}")
+    return "\n".join([*out, "```", "", *items])
+
+
 DIRECTIVES: dict[str, Callable[..., str]] = {
     "api": d_api,
     "calls": d_calls,
+    "check-rules": d_check_rules,  # docs/check.md (jaxcb_core.check)
     "computation": d_computation,
     "computations": d_computations,
     "environments": d_environments,

@@ -6,6 +6,7 @@ jaxcb matrix [-m M] [-c C] [-t T]  run (part of) the matrix and print it
 jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platform>-<n>.json
 jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
 jaxcb matrix --show FILE           print a committed file without running anything
+jaxcb check PATH...                find code that a JAX upgrade breaks (no JAX needed)
 """
 
 from __future__ import annotations
@@ -77,6 +78,12 @@ def _cmd_smoke(args: argparse.Namespace) -> int:
         else "\nall implementations ok under jit"
     )
     return 1 if failed else 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from . import check  # the standard library only: `jaxcb check` never imports JAX
+
+    return check.run(args.paths, args.format)
 
 
 def render(data: MatrixFile, width: int = 80) -> str:
@@ -212,6 +219,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("--show", metavar="FILE", help="print a committed matrix file, run nothing")
     m.add_argument("--details", action="store_true", help="also list why each cell is not ok")
     m.add_argument("-v", "--verbose", action="store_true", help="print each cell as it runs")
+    from .check import EXAMPLE, add_arguments
+
+    c = sub.add_parser(
+        "check",
+        help="find host-callback code that a JAX upgrade breaks, without running it",
+        description="Find uses of removed or changed JAX host-callback APIs (rules JXC001…,\n"
+        "docs/check.md). Reads the source with `ast`: never imports or runs it.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(c)
     args = parser.parse_args(argv)
     # XLA's C++ warnings (e.g. SPMD rematerialisation notes) would bury the table.
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -219,7 +237,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .environment import use_cpu_devices
 
         use_cpu_devices(args.devices)
-    handler = {"catalog": _cmd_catalog, "smoke": _cmd_smoke, "matrix": _cmd_matrix}[args.command]
+    handler = {
+        "catalog": _cmd_catalog,
+        "smoke": _cmd_smoke,
+        "matrix": _cmd_matrix,
+        "check": _cmd_check,
+    }[args.command]
     return handler(args)
 
 

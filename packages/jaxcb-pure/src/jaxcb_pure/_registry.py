@@ -46,7 +46,9 @@ def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
 
 
 def _bare_noop(x: Any) -> Any:
-    return jax.pure_callback(np.asarray, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+    return jax.pure_callback(
+        np.asarray, jax.ShapeDtypeStruct(x.shape, x.dtype), x, vmap_method="expand_dims"
+    )
 
 
 DOC = {

@@ -1,0 +1,776 @@
+#!/usr/bin/env python3
+"""`jaxcb check`: find host-callback code that a JAX upgrade breaks, without running it.
+
+The checker reads Python source with the standard library's `ast` and reports, for each
+finding, ``path:line:col``, a rule id (``JXC001``…), a one-line message and the
+replacement. It never imports or executes the code it checks, and it imports neither JAX
+nor anything outside the standard library: it runs where JAX is not installed (the site
+build renders its rule table) and as a plain script (the pre-commit hook runs this file).
+
+Names are resolved through the module's imports (``import jax``, ``from jax import
+pure_callback``, ``from jax.experimental import host_callback as hcb``, aliases, imports
+inside functions), so ``hcb.id_tap(...)`` and ``jax.experimental.host_callback.id_tap``
+are the same finding. Functions passed to a callback or to ``jax.vmap`` are found by name
+in the enclosing scopes of the same module, through ``functools.partial`` and ``jax.jit``.
+
+``RULES`` is the one rule table: what each rule finds, its replacement, whether it is a
+heuristic (it can report correct code or miss a real case) and the JAX facts it rests on.
+A finding is silenced by ``# noqa: JXC00N`` on the line it is reported on. An import
+inside a ``try`` whose handler catches ``ImportError`` (or inside such a handler) is a
+version probe, not a migration problem, and is not reported.
+
+Exit status: 0 when nothing is found, 1 when something is, 2 when no file could be read.
+A path that cannot be read (missing, unreadable, binary, not valid Python, a directory
+without Python files) gets a message on stderr naming it, and the other paths are checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import io
+import json
+import os
+import re
+import stat
+import sys
+import tokenize
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeAlias
+
+__all__ = ["RULES", "Fact", "Finding", "Report", "Rule", "check_paths", "check_source", "main"]
+
+CHANGELOG = "https://github.com/jax-ml/jax/blob/main/CHANGELOG.md"
+SKIP_DIRS = frozenset({".git", ".tox", ".venv", "node_modules", "__pycache__"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Fact:
+    """One fact about JAX that a rule rests on, and where it is written."""
+
+    text: str
+    source: str
+    url: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str  # what it finds, a short phrase
+    message: str  # the one-line message of a finding
+    replacement: str
+    heuristic: bool
+    facts: tuple[Fact, ...]
+    note: str = ""  # what it may miss or over-report (for heuristics) or skips on purpose
+
+
+_HCB_REMOVED = (
+    Fact("deprecated in JAX 0.4.26", "JAX changelog, jax 0.4.26", CHANGELOG),
+    Fact(
+        "removed in JAX 0.4.35: its APIs raise NotImplementedError",
+        "JAX changelog, jax 0.4.35 and 0.7.1",
+        CHANGELOG,
+    ),
+    Fact(
+        "the module itself is gone in JAX 0.8.0 (ImportError)",
+        "JAX changelog, jax 0.8.0",
+        CHANGELOG,
+    ),
+)
+_HCB_MIGRATION = Fact(
+    "the replacements: id_tap → io_callback or debug.callback, call → pure_callback or "
+    "io_callback, barrier_wait → jax.effects_barrier()",
+    "jax-ml/jax#20385",
+    "https://github.com/jax-ml/jax/issues/20385",
+)
+_VMAP_DEFAULT = Fact(
+    "the implicit vmap default (a sequential loop) and `vectorized` deprecated in JAX 0.4.35",
+    "JAX changelog, jax 0.4.35 (#23881)",
+    CHANGELOG,
+)
+_NO_RAISE = Fact(
+    "raising in a pure_callback breaks its contract: the program's behaviour is undefined "
+    "and depends on the backend",
+    "JAX docs, External callbacks, “pure_callback and exceptions”",
+    "https://docs.jax.dev/en/latest/external-callbacks.html",
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "JXC001",
+        "`host_callback.id_tap`",
+        "host_callback.id_tap was removed from JAX",
+        "jax.debug.callback(fn, x), or jax.experimental.io_callback(fn, None, x, ordered=True); "
+        "fn gets no `transforms` argument and the call returns None, not x",
+        False,
+        (*_HCB_REMOVED, _HCB_MIGRATION),
+    ),
+    Rule(
+        "JXC002",
+        "`host_callback.id_print`",
+        "host_callback.id_print was removed from JAX",
+        'jax.debug.print("{x}", x=x); it returns None, not x',
+        False,
+        (*_HCB_REMOVED, _HCB_MIGRATION),
+    ),
+    Rule(
+        "JXC003",
+        "`host_callback.call`",
+        "host_callback.call was removed from JAX",
+        "jax.pure_callback(fn, result_shape_dtypes, *args, vmap_method=...) for a pure fn, "
+        "jax.experimental.io_callback(fn, result_shape_dtypes, *args) for one with side effects",
+        False,
+        (*_HCB_REMOVED, _HCB_MIGRATION),
+    ),
+    Rule(
+        "JXC004",
+        "`host_callback.barrier_wait`",
+        "host_callback.barrier_wait was removed from JAX",
+        "jax.effects_barrier()",
+        False,
+        (*_HCB_REMOVED, _HCB_MIGRATION),
+    ),
+    Rule(
+        "JXC005",
+        "an import or other use of `jax.experimental.host_callback`",
+        "jax.experimental.host_callback no longer exists",
+        "remove it; port each id_tap, id_print, call and barrier_wait (JXC001–JXC004)",
+        False,
+        _HCB_REMOVED,
+        "an import guarded by `try: … except ImportError` is a version probe and not reported",
+    ),
+    Rule(
+        "JXC006",
+        "`vectorized=` passed to `pure_callback` or `ffi_call`",
+        "the vectorized argument was removed from JAX",
+        'for vectorized=True: vmap_method="expand_dims" if fn broadcasts, "broadcast_all" if it '
+        'needs equal shapes; for vectorized=False: vmap_method="sequential"',
+        False,
+        (
+            _VMAP_DEFAULT,
+            Fact("`vectorized` removed in JAX 0.6.0", "JAX changelog, jax 0.6.0", CHANGELOG),
+            Fact(
+                "JAX 0.6.0 to 0.9.x raise ValueError at the call; from 0.10.0 pure_callback passes "
+                "`vectorized=` on to the host function as a keyword argument (a TypeError inside "
+                "a JaxRuntimeError when it runs, seen on 0.10.2 and 0.12.0.1)",
+                "jax/_src/callback.py `pure_callback`, jax v0.9.2 and v0.10.0",
+                "https://github.com/jax-ml/jax/blob/jax-v0.10.0/jax/_src/callback.py",
+            ),
+        ),
+    ),
+    Rule(
+        "JXC007",
+        "`pure_callback` or `ffi_call` without `vmap_method`",
+        "no vmap_method: jax.vmap of this call raises NotImplementedError",
+        'vmap_method="sequential", the old default: one host call per element; "expand_dims" '
+        'or "broadcast_all" if fn handles a batch axis',
+        False,
+        (
+            _VMAP_DEFAULT,
+            Fact(
+                "since JAX 0.6.0, vmap without vmap_method raises NotImplementedError",
+                "jax v0.6.0 source: jax/_src/ffi.py `ffi_batching_rule`, pure_callback docstring",
+                "https://github.com/jax-ml/jax/blob/jax-v0.6.0/jax/_src/ffi.py",
+            ),
+        ),
+        "reported whether or not the call is ever vmapped; a call passing `**kwargs` is skipped",
+    ),
+    Rule(
+        "JXC008",
+        "an import of `jax.experimental.export`",
+        "jax.experimental.export was removed from JAX",
+        "from jax import export (the API changed too: see JAX's export migration guide)",
+        False,
+        (
+            Fact(
+                "jax.export added, jax.experimental.export deprecated in JAX 0.4.30",
+                "JAX changelog, jax 0.4.30",
+                CHANGELOG,
+            ),
+            Fact(
+                "jax.experimental.export removed in JAX 0.4.36",
+                "JAX changelog, jax 0.4.36",
+                CHANGELOG,
+            ),
+        ),
+        "an import guarded by `try: … except ImportError` is a fallback and not reported",
+    ),
+    Rule(
+        "JXC009",
+        "an f-string passed to `jax.debug.print`",
+        "f-string in jax.debug.print: it is formatted once, at trace time, with tracers",
+        'jax.debug.print("x = {x}", x=x): JAX fills the placeholders with the runtime values',
+        True,
+        (
+            Fact(
+                "`fmt` cannot be an f-string: f-strings are formatted immediately",
+                "JAX docs, Compiled prints and breakpoints",
+                "https://docs.jax.dev/en/latest/debugging/print_breakpoint.html",
+            ),
+        ),
+        "an f-string of plain Python values known at trace time prints correctly; "
+        "the rule cannot tell them from arrays",
+    ),
+    Rule(
+        "JXC010",
+        "`raise` in a function passed to `pure_callback`",
+        "raise in a pure_callback host function: the behaviour is undefined",
+        "return a value (a flag, NaN) and check it in JAX; jax.experimental.checkify for "
+        "runtime errors; io_callback for a host call that may fail",
+        False,
+        (_NO_RAISE,),
+        "only functions defined in the same module and passed by name, lambda or "
+        "functools.partial; a raise the function catches itself is reported too",
+    ),
+    Rule(
+        "JXC011",
+        "`assert` in a function passed to `pure_callback`",
+        "assert in a pure_callback host function: a failing assert raises, which is undefined",
+        "return a value (a flag, NaN) and check it in JAX; jax.experimental.checkify for "
+        "runtime checks",
+        True,
+        (_NO_RAISE,),
+        "an assert that can never fail is harmless; the rule reports every one",
+    ),
+    Rule(
+        "JXC012",
+        "`io_callback(..., ordered=True)` under `jax.vmap` in the same module",
+        "ordered io_callback under jax.vmap raises ValueError",
+        "ordered=False (one call per element, order not kept), or jax.lax.map instead of "
+        "jax.vmap to keep the order",
+        True,
+        (
+            Fact(
+                "vmap of io_callback(ordered=True) raises ValueError(“Cannot `vmap` ordered "
+                "IO callback.”), in every JAX since io_callback appeared (0.4.2)",
+                "jax/_src/callback.py `io_callback_batching_rule`, jax v0.4.2 to 0.11; JAX "
+                "docs, External callbacks, footnote 2",
+                "https://docs.jax.dev/en/latest/external-callbacks.html",
+            ),
+        ),
+        "sees functions decorated with or passed to jax.vmap in this module, and the functions "
+        "they name; misses vmaps in other modules, reports a function that is also called "
+        "without vmap",
+    ),
+)
+RULE = {r.id: r for r in RULES}
+
+HCB = "jax.experimental.host_callback"
+HCB_RULES = {"id_tap": "JXC001", "id_print": "JXC002", "call": "JXC003", "barrier_wait": "JXC004"}
+EXPORT = "jax.experimental.export"
+PURE_CALLBACK = frozenset({"jax.pure_callback"})
+FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call"})
+IO_CALLBACK = frozenset({"jax.experimental.io_callback"})
+DEBUG_PRINT = "jax.debug.print"
+VMAP = "jax.vmap"
+WRAPPERS = frozenset({"functools.partial", "jax.jit"})  # f(fun, ...) that still runs fun
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)", re.I)
+
+Function: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+Located: TypeAlias = ast.expr | ast.stmt | ast.alias | ast.keyword
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    col: int  # 1-based, in characters (as ruff counts)
+    rule: str
+    message: str
+    replacement: str
+
+    def text(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.rule} {self.message} (use: {self.replacement})"
+
+    def as_dict(self) -> dict[str, object]:
+        return {**dataclasses.asdict(self), "heuristic": RULE[self.rule].heuristic}
+
+
+@dataclasses.dataclass
+class Report:
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)  # one message per bad path
+    files_read: int = 0
+
+    @property
+    def status(self) -> int:
+        if self.findings:
+            return 1
+        return 0 if self.files_read else 2
+
+
+# ---------------------------------------------------------------------------- scopes
+
+
+class _Scope:
+    """The names one module, class or function body binds: imports and functions."""
+
+    def __init__(self, node: ast.AST, parent: _Scope | None) -> None:
+        self.node, self.parent = node, parent
+        self.imports: dict[str, str] = {}
+        self.defs: dict[str, Function] = {}
+        body = (
+            node.body
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            else []
+        )
+        for stmt in _own_statements(body):
+            if isinstance(stmt, ast.Import):
+                for a in stmt.names:
+                    if a.asname:
+                        self.imports[a.asname] = a.name
+                    else:
+                        top = a.name.split(".")[0]
+                        self.imports[top] = top
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+                for a in stmt.names:
+                    if a.name != "*":
+                        self.imports[a.asname or a.name] = f"{stmt.module}.{a.name}"
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.defs[stmt.name] = stmt
+            elif (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Lambda)
+            ):
+                self.defs[stmt.targets[0].id] = stmt.value
+
+    def lookup(self, name: str) -> str | Function | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.defs:
+                return scope.defs[name]
+            if name in scope.imports:
+                return scope.imports[name]
+            scope = scope.parent
+        return None
+
+
+def _own_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a body, into if/try/with/for blocks but not into defs or classes."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _own_statements(getattr(stmt, field, []))
+        for handler in getattr(stmt, "handlers", []):
+            yield from _own_statements(handler.body)
+        for case in getattr(stmt, "cases", []):
+            yield from _own_statements(case.body)
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(
+        (isinstance(t, ast.Name) and t.id in IMPORT_ERRORS)
+        or (isinstance(t, ast.Attribute) and t.attr in IMPORT_ERRORS)
+        for t in types
+    )
+
+
+# ---------------------------------------------------------------------------- the checker
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self, path: str, source: str) -> None:
+        self.path = path
+        self.lines = re.split(r"\r\n|\r|\n", source)  # as the parser counts lines
+        self.found: dict[tuple[int, int, str], Finding] = {}
+        self.scope: _Scope | None = None
+        self.functions: list[Function] = []  # the enclosing functions, innermost last
+        self.guarded = 0  # > 0 inside a try that catches ImportError, or its handler
+        # for JXC012, decided after the walk
+        self.vmapped: dict[int, tuple[str, int]] = {}  # id(function) -> (vmapped name, line)
+        self.refs: list[tuple[tuple[int, ...], Function]] = []  # enclosing ids -> function named
+        self.ordered_io: list[tuple[ast.Call, tuple[int, ...]]] = []
+        self.no_vmap_method: list[tuple[ast.Call, str, tuple[int, ...]]] = []  # JXC007
+
+    # -- reporting
+
+    def report(
+        self, node: Located, rule_id: str, message: str | None = None, use: str | None = None
+    ) -> None:
+        line, col = node.lineno, node.col_offset
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        # ast counts columns in UTF-8 bytes; report characters, 1-based, as ruff does
+        char_col = len(text.encode("utf-8")[:col].decode("utf-8", errors="replace")) + 1
+        rule = RULE[rule_id]
+        f = Finding(
+            self.path, line, char_col, rule_id, message or rule.message, use or rule.replacement
+        )
+        self.found.setdefault((line, char_col, rule_id), f)
+
+    # -- names
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """The dotted name an expression refers to through the imports, or None."""
+        if isinstance(node, ast.Name) and self.scope is not None:
+            hit = self.scope.lookup(node.id)
+            return hit if isinstance(hit, str) else None
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def function_of(self, node: ast.AST | None) -> Function | None:
+        """The function of this module an argument stands for (a name, lambda, partial, jit)."""
+        if isinstance(node, ast.Lambda):
+            return node
+        if isinstance(node, ast.Name) and self.scope is not None:
+            hit = self.scope.lookup(node.id)
+            return None if isinstance(hit, str) else hit
+        if isinstance(node, ast.Call) and node.args and self.resolve(node.func) in WRAPPERS:
+            return self.function_of(node.args[0])
+        return None
+
+    # -- scopes and guards
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self.scope = _Scope(node, None)
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for d in (*node.decorator_list, *node.bases, *node.keywords):
+            self.visit(d)
+        outer, self.scope = self.scope, _Scope(node, self.scope)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scope = outer
+
+    def _function(self, node: Function) -> None:
+        outer = self.scope
+        self.scope = _Scope(node, outer)
+        self.functions.append(node)
+        if isinstance(node, ast.Lambda):
+            self.visit(node.body)
+        else:
+            for stmt in node.body:
+                self.visit(stmt)
+        self.functions.pop()
+        self.scope = outer
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for d in node.decorator_list:
+            self.visit(d)
+            if self._is_vmap_decorator(d):
+                self.vmapped.setdefault(id(node), (node.name, node.lineno))
+        self.visit(node.args)
+        if node.returns:
+            self.visit(node.returns)
+        self._function(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.visit(node.args)
+        self._function(node)
+
+    def _is_vmap_decorator(self, d: ast.expr) -> bool:
+        if self.resolve(d) == VMAP:
+            return True
+        if isinstance(d, ast.Call):
+            head = self.resolve(d.func)
+            if head == VMAP:  # @jax.vmap(...) is not valid, but @partial(jax.vmap, ...) is
+                return False
+            return head == "functools.partial" and bool(d.args) and self.resolve(d.args[0]) == VMAP
+        return False
+
+    def visit_Try(self, node: ast.Try) -> None:
+        self._try(node)
+
+    def visit_TryStar(self, node: ast.TryStar) -> None:
+        self._try(node)
+
+    def _try(self, node: ast.Try | ast.TryStar) -> None:
+        guard = any(_catches_import_error(h) for h in node.handlers)
+        self.guarded += guard
+        for stmt in node.body:
+            self.visit(stmt)
+        for h in node.handlers:
+            inner = _catches_import_error(h)
+            self.guarded += inner
+            self.visit(h)
+            self.guarded -= inner
+        self.guarded -= guard
+        for stmt in (*node.orelse, *node.finalbody):
+            self.visit(stmt)
+
+    # -- imports: JXC005, JXC008
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            self._imported(a, a.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or not node.module:
+            return
+        for a in node.names:
+            self._imported(a, node.module if a.name == "*" else f"{node.module}.{a.name}")
+
+    def _imported(self, alias: ast.alias, name: str) -> None:
+        if self.guarded:
+            return
+        if name == HCB or name.startswith(HCB + "."):
+            self.report(alias, "JXC005")
+        elif name == EXPORT or name.startswith(EXPORT + "."):
+            self.report(alias, "JXC008")
+
+    # -- references: JXC001–JXC005
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._host_callback_use(node)
+            target = self.function_of(node)
+            if target is not None:
+                self.refs.append((tuple(id(f) for f in self.functions), target))
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._host_callback_use(node)
+        self.generic_visit(node)
+
+    def _host_callback_use(self, node: ast.Name | ast.Attribute) -> None:
+        name = self.resolve(node)
+        if not name or not name.startswith(HCB + ".") or "." in name[len(HCB) + 1 :]:
+            return
+        attr = name[len(HCB) + 1 :]
+        if attr in HCB_RULES:
+            self.report(node, HCB_RULES[attr])
+        else:
+            self.report(node, "JXC005", f"jax.experimental.host_callback.{attr} no longer exists")
+
+    # -- calls: JXC006, JXC007, JXC009–JXC012
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = self.resolve(node.func)
+        kw = {k.arg: k for k in node.keywords if k.arg}
+        if name in PURE_CALLBACK or name in FFI_CALL:
+            api = "pure_callback" if name in PURE_CALLBACK else "ffi_call"
+            if "vectorized" in kw:
+                self._vectorized(kw["vectorized"], api)
+            elif "vmap_method" not in kw and all(k.arg for k in node.keywords):
+                self.no_vmap_method.append((node, api, tuple(id(f) for f in self.functions)))
+            if name in PURE_CALLBACK:
+                callback = node.args[0] if node.args else getattr(kw.get("callback"), "value", None)
+                fn = self.function_of(callback)
+                if fn is not None:
+                    self._raises_in(fn, node)
+        elif name == DEBUG_PRINT:
+            fmt = node.args[0] if node.args else getattr(kw.get("fmt"), "value", None)
+            if isinstance(fmt, ast.JoinedStr) and any(
+                isinstance(v, ast.FormattedValue) for v in fmt.values
+            ):
+                self.report(fmt, "JXC009")
+        elif name in IO_CALLBACK:
+            ordered = kw.get("ordered")
+            if (
+                ordered is not None
+                and isinstance(ordered.value, ast.Constant)
+                and ordered.value.value is True
+            ):
+                self.ordered_io.append((node, tuple(id(f) for f in self.functions)))
+        elif name == VMAP:
+            fun = node.args[0] if node.args else getattr(kw.get("fun"), "value", None)
+            fn = self.function_of(fun)
+            if fn is not None:
+                label = fn.name if not isinstance(fn, ast.Lambda) else "a lambda"
+                self.vmapped.setdefault(id(fn), (label, node.lineno))
+        self.generic_visit(node)
+
+    def _vectorized(self, kw: ast.keyword, api: str) -> None:
+        value = kw.value.value if isinstance(kw.value, ast.Constant) else None
+        use = None  # the rule's replacement, naming both cases
+        if value is True:
+            use = 'vmap_method="expand_dims" if fn broadcasts, "broadcast_all" if it needs equal shapes'
+        elif value is False:
+            use = 'vmap_method="sequential"'
+        self.report(kw, "JXC006", f"{api}(vectorized=...) was removed from JAX", use)
+
+    def _raises_in(self, fn: Function, call: ast.Call) -> None:
+        if isinstance(fn, ast.Lambda):
+            return  # a lambda holds no statements
+        where = f"{fn.name}, which is passed to pure_callback on line {call.lineno}"
+        for stmt in _own_statements(fn.body):
+            if isinstance(stmt, ast.Raise):
+                self.report(stmt, "JXC010", f"raise in {where}: the behaviour is undefined")
+            elif isinstance(stmt, ast.Assert):
+                self.report(
+                    stmt, "JXC011", f"assert in {where}: if it fails, the behaviour is undefined"
+                )
+
+    # -- after the walk: JXC012
+
+    def finish(self) -> list[Finding]:
+        region = dict(self.vmapped)  # functions that run under vmap -> why
+        changed = True
+        while changed:
+            changed = False
+            for enclosing, target in self.refs:
+                hit = next((region[e] for e in enclosing if e in region), None)
+                if hit is not None and id(target) not in region:
+                    region[id(target)] = hit
+                    changed = True
+
+        def under_vmap(enclosing: tuple[int, ...]) -> str | None:
+            why = next((region[e] for e in reversed(enclosing) if e in region), None)
+            return None if why is None else f"under jax.vmap ({why[0]}, vmapped on line {why[1]})"
+
+        for call, api, enclosing in self.no_vmap_method:
+            where = under_vmap(enclosing)
+            if where:
+                message = f"{api} without vmap_method {where}: that raises NotImplementedError"
+            else:
+                message = f"{api} without vmap_method: jax.vmap of it raises NotImplementedError"
+            self.report(call, "JXC007", message)
+        for call, enclosing in self.ordered_io:
+            where = under_vmap(enclosing)
+            if where:
+                self.report(call, "JXC012", f"io_callback(ordered=True) {where} raises ValueError")
+        return sorted(self.found.values())
+
+
+def _noqa(source: str) -> dict[int, set[str]]:
+    """Line -> the rule ids a ``# noqa: ...`` comment on it names."""
+    out: dict[int, set[str]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                m = NOQA.search(tok.string)
+                if m:
+                    out.setdefault(tok.start[0], set()).update(
+                        c.strip().upper() for c in m.group(1).split(",")
+                    )
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return out
+
+
+def check_source(source: str, path: str = "<string>") -> list[Finding]:
+    """The findings in one module's source text. Raises SyntaxError if it does not parse."""
+    tree = ast.parse(source, filename=path)
+    checker = _Checker(path, source)
+    checker.visit(tree)
+    findings = checker.finish()
+    quiet = _noqa(source) if "noqa" in source else {}
+    return [f for f in findings if f.rule not in quiet.get(f.line, ())]
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def _python_files(root: str, errors: list[str]) -> list[str]:
+    found: list[str] = []
+
+    def onerror(e: OSError) -> None:
+        errors.append(f"{e.filename}: cannot read directory: {e.strerror or e}")
+
+    for here, dirs, files in os.walk(root, onerror=onerror):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        found += (os.path.join(here, f) for f in sorted(files) if f.endswith(".py"))
+    return found
+
+
+def _read(path: str) -> tuple[str | None, str | None]:
+    """(source, None) or (None, why it cannot be checked)."""
+    if os.path.islink(path) and not os.path.exists(path):
+        return None, "broken symbolic link"
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None, "not a regular file"  # a FIFO or a device would block or never end
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        return None, f"cannot read: {e.strerror or e}"
+    if b"\0" in data:
+        return None, "binary file, not Python source"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding), None
+    except (SyntaxError, UnicodeDecodeError, LookupError) as e:
+        return None, f"cannot decode as Python source: {e}"
+
+
+def check_paths(paths: Sequence[str]) -> Report:
+    """Check files and directories (walked for ``*.py``). Never raises for a bad path."""
+    report = Report()
+    for given in paths:
+        files = [given]
+        if os.path.isdir(given):
+            files = _python_files(given, report.errors)
+            if not files:
+                report.errors.append(f"{given}: no Python files in this directory")
+        for path in files:
+            source, why = _read(path)
+            if source is None:
+                report.errors.append(f"{path}: {why}; not checked")
+                continue
+            try:
+                report.findings += check_source(source, path)
+            except SyntaxError as e:
+                where = f"{path}:{e.lineno}:{e.offset}" if e.lineno else path
+                report.errors.append(f"{where}: syntax error: {e.msg}; not checked")
+                continue
+            except (ValueError, RecursionError, MemoryError) as e:
+                report.errors.append(f"{path}: cannot parse: {e}; not checked")
+                continue
+            report.files_read += 1
+    return report
+
+
+# ---------------------------------------------------------------------------- command line
+
+EXAMPLE = """\
+example:
+  jaxcb check src/ tests/          every *.py below them
+  jaxcb check --format json a.py   the findings as a JSON list
+
+exit status: 0 nothing found, 1 findings, 2 no file could be read.
+A finding is silenced by `# noqa: JXC007` (its rule id) on its line."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or directories")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
+
+
+def run(paths: Sequence[str], fmt: str = "text") -> int:
+    report = check_paths(paths)
+    for e in report.errors:
+        print(f"jaxcb check: {e}", file=sys.stderr)
+    if fmt == "json":
+        print(json.dumps([f.as_dict() for f in report.findings], indent=2, ensure_ascii=False))
+    else:
+        for f in report.findings:
+            print(f.text())
+    n, m = len(report.findings), report.files_read
+    if n:
+        print(
+            f"jaxcb check: {n} finding{'s' * (n != 1)} in {m} file{'s' * (m != 1)}", file=sys.stderr
+        )
+    if report.status == 2:
+        print("jaxcb check: no file could be read", file=sys.stderr)
+    return report.status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="jaxcb check",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args.paths, args.format)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,759 @@
+"""`jaxcb check`: every rule on small sources, the output formats, exit statuses, bad input,
+the seed texts' code and the repository's own packages. Nothing here needs JAX."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jaxcb_core import check
+from jaxcb_core.check import RULE, RULES, Finding, check_paths, check_source
+from jaxcb_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = Path(__file__).with_name("seeds")
+CHECK_PY = ROOT / "packages" / "jaxcb-core" / "src" / "jaxcb_core" / "check.py"
+
+
+def found(source: str) -> list[tuple[str, int, int]]:
+    return [(f.rule, f.line, f.col) for f in check_source(textwrap.dedent(source))]
+
+
+def one(source: str) -> Finding:
+    (f,) = check_source(textwrap.dedent(source))
+    return f
+
+
+# ---------------------------------------------------------------------------- host_callback
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            """\
+            from jax.experimental import host_callback as hcb
+            hcb.id_tap(tap, x)
+            """,
+            [("JXC005", 1, 30), ("JXC001", 2, 1)],
+            id="from-import-as",
+        ),
+        pytest.param(
+            """\
+            import jax.experimental.host_callback
+            y = jax.experimental.host_callback.id_print(x)
+            """,
+            [("JXC005", 1, 8), ("JXC002", 2, 5)],
+            id="import-dotted",
+        ),
+        pytest.param(
+            """\
+            def f(x):
+                import jax.experimental.host_callback as hcb
+                return hcb.call(g, x, result_shape=x)
+            """,
+            [("JXC005", 2, 12), ("JXC003", 3, 12)],
+            id="import-in-function",
+        ),
+        pytest.param(
+            """\
+            from jax.experimental.host_callback import barrier_wait as wait
+            wait()
+            """,
+            [("JXC005", 1, 44), ("JXC004", 2, 1)],
+            id="from-module-import-function",
+        ),
+        pytest.param(
+            """\
+            from jax.experimental import host_callback
+            host_callback.stop_outfeed_receiver()
+            """,
+            [("JXC005", 1, 30), ("JXC005", 2, 1)],
+            id="other-attribute",
+        ),
+        pytest.param(
+            """\
+            try:
+                import jax.experimental.host_callback as hcb
+            except (ImportError, AttributeError):
+                hcb = None
+            """,
+            [],
+            id="guarded-import-is-a-probe",
+        ),
+        pytest.param(
+            """\
+            import jax
+            def id_tap(f, x):
+                return x
+            id_tap(print, 1)
+            jax.debug.callback(print, 1)
+            """,
+            [],
+            id="same-names-elsewhere",
+        ),
+    ],
+)
+def test_host_callback_rules(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert found(source) == expected
+
+
+def test_host_callback_messages() -> None:
+    src = """\
+        from jax.experimental import host_callback as hcb
+        hcb.id_tap(tap, x)
+        hcb.id_print(x)
+        hcb.call(f, x, result_shape=x)
+        hcb.barrier_wait()
+        hcb.outfeed_receiver
+        """
+    got = {(f.rule, f.message, f.replacement) for f in check_source(textwrap.dedent(src))}
+    assert got == {
+        ("JXC005", "jax.experimental.host_callback no longer exists", RULE["JXC005"].replacement),
+        ("JXC001", "host_callback.id_tap was removed from JAX", RULE["JXC001"].replacement),
+        ("JXC002", "host_callback.id_print was removed from JAX", RULE["JXC002"].replacement),
+        ("JXC003", "host_callback.call was removed from JAX", RULE["JXC003"].replacement),
+        ("JXC004", "host_callback.barrier_wait was removed from JAX", "jax.effects_barrier()"),
+        (
+            "JXC005",
+            "jax.experimental.host_callback.outfeed_receiver no longer exists",
+            RULE["JXC005"].replacement,
+        ),
+    }
+    assert "io_callback" in RULE["JXC001"].replacement
+    assert "jax.debug.callback" in RULE["JXC001"].replacement
+    assert RULE["JXC002"].replacement.startswith('jax.debug.print("{x}", x=x)')
+    assert RULE["JXC003"].replacement.startswith("jax.pure_callback(")
+
+
+# ---------------------------------------------------------------------------- vectorized, vmap_method
+
+
+def test_vectorized_true() -> None:
+    f = one("import jax\ny = jax.pure_callback(f, r, x, vectorized=True)\n")
+    assert (f.rule, f.line, f.col) == ("JXC006", 2, 32)
+    assert f.message == "pure_callback(vectorized=...) was removed from JAX"
+    assert f.replacement.startswith('vmap_method="expand_dims" if fn broadcasts')
+
+
+def test_vectorized_false_and_ffi_call() -> None:
+    src = """\
+        from jax import pure_callback
+        from jax.extend import ffi
+        a = pure_callback(f, r, x, vectorized=False)
+        b = ffi.ffi_call("target", r, vectorized=v)(x)
+        """
+    fs = check_source(textwrap.dedent(src))
+    assert [(f.rule, f.line, f.col) for f in fs] == [("JXC006", 3, 28), ("JXC006", 4, 31)]
+    assert fs[0].replacement == 'vmap_method="sequential"'
+    assert fs[1].message == "ffi_call(vectorized=...) was removed from JAX"
+    assert fs[1].replacement == RULE["JXC006"].replacement  # not a literal: both cases named
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("import jax\njax.pure_callback(f, r, x)\n", [("JXC007", 2, 1)], id="jax."),
+        pytest.param(
+            "from jax import pure_callback as pc\ny = pc(f, r, x)\n", [("JXC007", 2, 5)], id="alias"
+        ),
+        pytest.param(
+            "import jax\ncall = jax.ffi.ffi_call('t', r)\n", [("JXC007", 2, 8)], id="ffi_call"
+        ),
+        pytest.param(
+            "import jax.extend as jex\njex.ffi.ffi_call('t', r)(x)\n",
+            [("JXC007", 2, 1)],
+            id="jax.extend.ffi",
+        ),
+        pytest.param(
+            "import jax\njax.pure_callback(f, r, x, vmap_method='sequential')\n", [], id="given"
+        ),
+        pytest.param("import jax\njax.pure_callback(f, r, x, **options)\n", [], id="kwargs"),
+        pytest.param("pure_callback(f, r, x)\n", [], id="not-jax"),
+        pytest.param(
+            "import jax\nbuffer = jax.pure_callback\n", [], id="a-reference-is-not-a-call"
+        ),
+    ],
+)
+def test_missing_vmap_method(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert found(source) == expected
+
+
+def test_missing_vmap_method_messages() -> None:
+    plain = one("import jax\njax.pure_callback(f, r, x)\n")
+    assert plain.message == (
+        "pure_callback without vmap_method: jax.vmap of it raises NotImplementedError"
+    )
+    assert plain.replacement.startswith('vmap_method="sequential", the old default')
+    vmapped = one(
+        """\
+        import jax
+        def g(x):
+            return jax.pure_callback(f, r, x)
+        batched = jax.vmap(g)
+        """
+    )
+    assert vmapped.message == (
+        "pure_callback without vmap_method under jax.vmap (g, vmapped on line 4): "
+        "that raises NotImplementedError"
+    )
+
+
+# ---------------------------------------------------------------------------- jax.experimental.export
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("from jax.experimental import export\n", [("JXC008", 1, 30)], id="from"),
+        pytest.param("import jax.experimental.export as ex\n", [("JXC008", 1, 8)], id="import"),
+        pytest.param(
+            "from jax.experimental.export import export, symbolic_shape\n",
+            [("JXC008", 1, 37), ("JXC008", 1, 45)],
+            id="from-module",
+        ),
+        pytest.param("from jax import export\nimport jax.export\n", [], id="new-module"),
+        pytest.param(
+            """\
+            try:
+                from jax import export
+            except ImportError:
+                from jax.experimental import export
+            """,
+            [],
+            id="fallback",
+        ),
+    ],
+)
+def test_experimental_export(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert found(source) == expected
+
+
+def test_experimental_export_message() -> None:
+    f = one("from jax.experimental import export\n")
+    assert f.message == "jax.experimental.export was removed from JAX"
+    assert f.replacement.startswith("from jax import export")
+
+
+# ---------------------------------------------------------------------------- debug.print
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param('import jax\njax.debug.print(f"x = {x}")\n', [("JXC009", 2, 17)], id="fstr"),
+        pytest.param(
+            'from jax import debug\ndebug.print(fmt=f"{x!r:>4}")\n', [("JXC009", 2, 17)], id="kw"
+        ),
+        pytest.param('import jax\njax.debug.print("x = {x}", x=x)\n', [], id="format-string"),
+        pytest.param('import jax\njax.debug.print(f"no placeholder")\n', [], id="constant"),
+        pytest.param('print(f"{x}")\n', [], id="builtin-print"),
+    ],
+)
+def test_fstring_in_debug_print(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert found(source) == expected
+
+
+def test_fstring_message() -> None:
+    f = one('import jax\njax.debug.print(f"x = {x}")\n')
+    assert f.message == (
+        "f-string in jax.debug.print: it is formatted once, at trace time, with tracers"
+    )
+    assert f.replacement.startswith('jax.debug.print("x = {x}", x=x)')
+
+
+# ---------------------------------------------------------------------------- raise / assert
+
+
+def test_raise_in_pure_callback_function() -> None:
+    # the example of JAX's "pure_callback and exceptions" section
+    f = one(
+        """\
+        import jax
+
+        def raise_via_callback(x):
+          def _raise(x):
+            raise ValueError(f"value of x is {x}")
+          return jax.pure_callback(_raise, x, x, vmap_method="sequential")
+        """
+    )
+    assert (f.rule, f.line, f.col) == ("JXC010", 5, 5)
+    assert f.message == (
+        "raise in _raise, which is passed to pure_callback on line 6: the behaviour is undefined"
+    )
+    assert "checkify" in f.replacement
+
+
+def test_raise_and_assert_through_partial_and_keyword() -> None:
+    src = """\
+        import functools
+        import jax
+
+        def host(scale, x):
+            assert x.ndim == 1
+            if scale < 0:
+                raise ValueError("negative scale")
+            def inner():
+                raise RuntimeError("not this one: inner is not the callback")
+            return x * scale
+
+        def f(x):
+            cb = functools.partial(host, 2.0)
+            return jax.pure_callback(cb, x, x, vmap_method="sequential")
+
+        def g(x):
+            return jax.pure_callback(callback=functools.partial(host, 1.0),
+                                     result_shape_dtypes=x, vmap_method="sequential")
+        """
+    # `cb` is a variable, not a function: only the partial passed inline is resolved
+    fs = check_source(textwrap.dedent(src))
+    assert [(f.rule, f.line, f.col) for f in fs] == [("JXC011", 5, 5), ("JXC010", 7, 9)]
+    assert fs[0].message == (
+        "assert in host, which is passed to pure_callback on line 17: "
+        "if it fails, the behaviour is undefined"
+    )
+
+
+def test_raise_elsewhere_is_fine() -> None:
+    src = """\
+        import jax
+        from jax.experimental import io_callback
+
+        def host(x):
+            raise ValueError("io_callback may fail")
+
+        io_callback(host, None, 1)
+        jax.pure_callback(lambda x: x, 1, 1, vmap_method="sequential")
+        jax.pure_callback(undefined_here, 1, 1, vmap_method="sequential")
+        """
+    assert found(src) == []
+
+
+# ---------------------------------------------------------------------------- ordered io_callback under vmap
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            """\
+            import jax
+            from jax.experimental import io_callback
+
+            @jax.vmap
+            def f(x):
+                return io_callback(log, x, x, ordered=True)
+            """,
+            [("JXC012", 6, 12)],
+            id="decorator",
+        ),
+        pytest.param(
+            """\
+            from functools import partial
+            import jax
+            import jax.experimental as jexp
+
+            @partial(jax.vmap, in_axes=(0, None))
+            def f(x, y):
+                return jexp.io_callback(log, x, x, ordered=True)
+            """,
+            [("JXC012", 7, 12)],
+            id="partial-decorator",
+        ),
+        pytest.param(
+            """\
+            import jax
+            from jax import lax
+            from jax.experimental import io_callback
+
+            def log_step(c, x):
+                io_callback(print, None, x, ordered=True)
+                return c, x
+
+            def f(xs):
+                return lax.scan(log_step, 0, xs)
+
+            def g(xs):
+                return f(xs)
+
+            run = jax.jit(jax.vmap(jax.jit(g)))
+            """,
+            [("JXC012", 6, 5)],
+            id="through-calls",
+        ),
+        pytest.param(
+            """\
+            import jax
+            from jax.experimental import io_callback
+            out = jax.vmap(lambda x: io_callback(log, x, x, ordered=True))(xs)
+            """,
+            [("JXC012", 3, 26)],
+            id="lambda",
+        ),
+        pytest.param(
+            """\
+            import jax
+            from jax.experimental import io_callback
+
+            @jax.vmap
+            def f(x):
+                return io_callback(log, x, x, ordered=False)
+
+            def g(x):
+                return io_callback(log, x, x, ordered=True)
+            """,
+            [],
+            id="unordered-or-not-vmapped",
+        ),
+    ],
+)
+def test_ordered_io_callback_under_vmap(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert found(source) == expected
+
+
+def test_ordered_io_callback_message() -> None:
+    f = one(
+        """\
+        import jax
+        from jax.experimental import io_callback
+
+        def f(x):
+            return io_callback(log, x, x, ordered=True)
+
+        batched = jax.vmap(f)
+        """
+    )
+    assert f.message == (
+        "io_callback(ordered=True) under jax.vmap (f, vmapped on line 7) raises ValueError"
+    )
+    assert f.replacement.startswith("ordered=False")
+
+
+# ---------------------------------------------------------------------------- noqa, columns
+
+
+def test_noqa_silences_only_the_named_rule() -> None:
+    src = """\
+        import jax
+        a = jax.pure_callback(f, r, x)  # noqa: JXC007 (never vmapped)
+        b = jax.pure_callback(f, r, x)  # noqa: E501
+        c = jax.pure_callback(f, r, x, vectorized=True)  # noqa: JXC007, JXC009
+        """
+    assert found(src) == [("JXC007", 3, 5), ("JXC006", 4, 32)]
+
+
+def test_columns_count_characters_not_bytes() -> None:
+    f = one('import jax\ns = "纯回调"; jax.pure_callback(f, r, x)\n')
+    assert (f.line, f.col) == (2, 12)  # as ruff counts: 1-based characters
+
+
+# ---------------------------------------------------------------------------- the rule table
+
+
+def test_rule_table() -> None:
+    assert [r.id for r in RULES] == [f"JXC{i:03d}" for i in range(1, len(RULES) + 1)]
+    assert {r.id for r in RULES if r.heuristic} == {"JXC009", "JXC011", "JXC012"}
+    for r in RULES:
+        assert r.title
+        assert r.message
+        assert r.replacement
+        assert r.facts, f"{r.id} cites no JAX fact"
+        assert all(f.text and f.source and f.url.startswith("https://") for f in r.facts)
+        assert "\n" not in r.message + r.replacement
+        if r.heuristic:
+            assert r.note, f"{r.id}: a heuristic says what it may get wrong"
+
+
+# ---------------------------------------------------------------------------- formats, exit status
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return p
+
+
+def test_text_format_and_status_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = write(tmp_path, "a.py", "import jax\njax.pure_callback(f, r, x)\n")
+    assert main(["check", str(p)]) == 1
+    out, err = capsys.readouterr()
+    assert out == (
+        f"{p}:2:1: JXC007 pure_callback without vmap_method: jax.vmap of it raises "
+        f"NotImplementedError (use: {RULE['JXC007'].replacement})\n"
+    )
+    assert err == "jaxcb check: 1 finding in 1 file\n"
+
+
+def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = write(tmp_path, "a.py", 'import jax\njax.debug.print(f"{x}")\n')
+    q = write(tmp_path, "b.py", "x = 1\n")
+    assert main(["check", "--format", "json", str(p), str(q)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data == [
+        {
+            "path": str(p),
+            "line": 2,
+            "col": 17,
+            "rule": "JXC009",
+            "message": RULE["JXC009"].message,
+            "replacement": RULE["JXC009"].replacement,
+            "heuristic": True,
+        }
+    ]
+
+
+def test_json_format_nothing_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = write(tmp_path, "a.py", "import jax\n")
+    assert main(["check", "--format", "json", str(p)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_status_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = write(
+        tmp_path, "a.py", "import jax\njax.pure_callback(f, r, x, vmap_method='expand_dims')\n"
+    )
+    assert main(["check", str(p)]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
+def test_status_2_when_nothing_could_be_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(tmp_path / "missing.py")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'missing.py'}: cannot read: No such file or directory" in err
+    assert err.endswith("jaxcb check: no file could be read\n")
+
+
+def test_directories_are_walked_skipping_tool_folders(tmp_path: Path) -> None:
+    bad = "import jax\njax.pure_callback(f, r, x)\n"
+    write(tmp_path, "pkg/mod.py", bad)
+    write(tmp_path, "pkg/sub/deep.py", bad)
+    write(tmp_path, "pkg/notes.txt", bad)
+    for skipped in (".git", ".tox", ".venv", "node_modules", "__pycache__"):
+        write(tmp_path, f"pkg/{skipped}/x.py", bad)
+    report = check_paths([str(tmp_path / "pkg")])
+    assert [Path(f.path).relative_to(tmp_path).as_posix() for f in report.findings] == [
+        "pkg/mod.py",
+        "pkg/sub/deep.py",
+    ]
+    assert report.files_read == 2
+    assert report.errors == []
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.skipif(
+    hasattr(os, "geteuid") and os.geteuid() == 0,
+    reason="running as root: chmod 000 does not stop root from reading the file "
+    "(test_unreadable_path covers the read failure another way)",
+)
+def test_unreadable_file(tmp_path: Path) -> None:
+    p = write(tmp_path, "secret.py", "x = 1\n")
+    p.chmod(0)
+    try:
+        report = check_paths([str(p)])
+    finally:
+        p.chmod(0o600)
+    assert report.errors == [f"{p}: cannot read: Permission denied; not checked"]
+    assert report.status == 2
+
+
+def test_unreadable_path(tmp_path: Path) -> None:
+    # a path below a file: open() fails with ENOTDIR, whoever runs the test
+    f = write(tmp_path, "plain.py", "x = 1\n")
+    report = check_paths([str(f / "inside.py")])
+    assert report.errors == [f"{f / 'inside.py'}: cannot read: Not a directory; not checked"]
+    assert report.status == 2
+
+
+def test_dangling_symlink(tmp_path: Path) -> None:
+    link = tmp_path / "link.py"
+    link.symlink_to(tmp_path / "gone.py")
+    report = check_paths([str(link)])
+    assert report.errors == [f"{link}: broken symbolic link; not checked"]
+
+
+def test_syntax_error_names_path_and_line(tmp_path: Path) -> None:
+    p = write(tmp_path, "broken.py", "import jax\n\ndef f(:\n    pass\n")
+    report = check_paths([str(p)])
+    assert len(report.errors) == 1
+    assert report.errors[0].startswith(f"{p}:3:")
+    assert "syntax error" in report.errors[0]
+    assert report.errors[0].endswith("not checked")
+
+
+def test_binary_file(tmp_path: Path) -> None:
+    p = tmp_path / "blob.py"
+    p.write_bytes(b"\x7fELF\x00\x01\x02\x03")
+    report = check_paths([str(p)])
+    assert report.errors == [f"{p}: binary file, not Python source; not checked"]
+
+
+def test_empty_directory(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    write(tmp_path, "empty/readme.txt", "no Python here\n")
+    report = check_paths([str(tmp_path / "empty")])
+    assert report.errors == [f"{tmp_path / 'empty'}: no Python files in this directory"]
+    assert report.status == 2
+
+
+def test_goes_on_after_bad_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = write(tmp_path, "broken.py", "def f(:\n")
+    blob = tmp_path / "blob.py"
+    blob.write_bytes(b"\x00\x00")
+    good = write(tmp_path, "good.py", "from jax.experimental import export\n")
+    (tmp_path / "empty").mkdir()
+    args = [str(broken), str(blob), str(tmp_path / "empty"), str(good)]
+    assert main(["check", *args]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{good}:1:30: JXC008 ")
+    for bad in (broken, blob, tmp_path / "empty"):
+        assert str(bad) in err
+
+
+def test_fifo_is_not_read(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no os.mkfifo on this platform")
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    report = check_paths([str(fifo)])  # opening it would block until a writer came
+    assert report.errors == [f"{fifo}: not a regular file; not checked"]
+
+
+# ---------------------------------------------------------------------------- never runs the code
+
+
+def test_never_executes_the_checked_code(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    p = write(
+        tmp_path,
+        "trap.py",
+        f"""\
+        import pathlib
+        pathlib.Path({str(marker)!r}).write_text("imported")
+        raise SystemExit("executed!")
+        import jax
+        jax.pure_callback(f, r, x)
+        """,
+    )
+    report = check_paths([str(p)])
+    assert not marker.exists()
+    assert [(f.rule, f.line) for f in report.findings] == [("JXC007", 5)]
+
+
+def test_check_imports_no_jax(tmp_path: Path) -> None:
+    p = write(tmp_path, "a.py", "import jax\njax.pure_callback(f, r, x)\n")
+    code = (
+        "import sys\n"
+        "from jaxcb_core.cli import main\n"
+        f"status = main(['check', {str(p)!r}])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('jax', 'jaxlib', 'numpy', 'scipy', 'pydantic'))\n"
+        "assert status == 1 and not heavy, (status, heavy)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=60)
+
+
+def test_runs_as_a_script_like_the_pre_commit_hook(tmp_path: Path) -> None:
+    p = write(tmp_path, "a.py", "import jax\njax.pure_callback(f, r, x, vectorized=True)\n")
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "- id: jaxcb-check" in hooks
+    assert "entry: packages/jaxcb-core/src/jaxcb_core/check.py" in hooks
+    assert "language: script" in hooks
+    assert "types: [python]" in hooks
+    assert CHECK_PY.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
+    assert os.access(CHECK_PY, os.X_OK), "pre-commit runs the file itself: keep it executable"
+    run = subprocess.run(
+        [str(CHECK_PY), str(p)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert run.returncode == 1
+    assert run.stdout.startswith(f"{p}:2:28: JXC006 ")
+
+
+def test_cli_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "jaxcb check src/" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------- the seed texts
+
+
+def test_seed_000_chinese_pure_callback_tutorial() -> None:
+    path = SEEDS / "seed_000.py"
+    got = [(f.rule, f.line, f.col, f.message) for f in check_paths([str(path)]).findings]
+    assert got == [
+        (
+            "JXC007",
+            29,
+            12,
+            "pure_callback without vmap_method under jax.vmap (jax_function_using_callback, "
+            "vmapped on line 58): that raises NotImplementedError",
+        ),
+        (
+            "JXC007",
+            81,
+            25,
+            "pure_callback without vmap_method: jax.vmap of it raises NotImplementedError",
+        ),
+    ]
+
+
+def test_seed_004_early_external_callbacks_guide() -> None:
+    path = SEEDS / "seed_004.py"
+    got = [(f.rule, f.line, f.col, f.replacement) for f in check_paths([str(path)]).findings]
+    assert got == [
+        (
+            "JXC006",
+            27,
+            65,
+            'vmap_method="expand_dims" if fn broadcasts, "broadcast_all" if it needs equal shapes',
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------- the repository's packages
+
+# jaxcb-legacy measures the removed APIs on purpose: host_callback (JXC001–JXC005),
+# vectorized= (JXC006) and the old implicit vmap default (JXC007, its `sequential` form).
+LEGACY_RULES = {"JXC001", "JXC002", "JXC003", "JXC004", "JXC005", "JXC006", "JXC007"}
+
+
+def test_every_package_pattern() -> None:
+    files = sorted(str(p) for p in ROOT.glob("packages/*/src/**/*.py"))
+    assert len(files) > 40
+    report = check_paths(files)
+    assert report.errors == []
+    assert report.files_read == len(files)
+    legacy, other = [], set()
+    for f in report.findings:
+        rel = Path(f.path).relative_to(ROOT).as_posix()
+        if rel.startswith("packages/jaxcb-legacy/"):
+            legacy.append(f)
+        else:
+            other.add((rel, f.rule))
+    assert other == set()  # every pattern outside jaxcb-legacy is clean
+    assert legacy, "jaxcb-legacy uses host_callback and vectorized= on purpose"
+    assert {f.rule for f in legacy} <= LEGACY_RULES
+    assert {f.rule for f in legacy} >= {"JXC001", "JXC003", "JXC005", "JXC006"}
+    jxc007 = [f for f in legacy if f.rule == "JXC007"]
+    assert [Path(f.path).name for f in jxc007] == ["_pure.py"]
+
+
+def test_module_is_standard_library_only() -> None:
+    tree_imports = {
+        line.split()[1].split(".")[0]
+        for line in CHECK_PY.read_text(encoding="utf-8").splitlines()
+        if line.startswith(("import ", "from "))
+    }
+    assert tree_imports <= set(sys.stdlib_module_names) | {"__future__"}
+    assert check.__all__
