@@ -101,6 +101,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite docs/data/matrix/<jax>-<platform>-<n>.json from the cells this run measured",
     )
+    parser.addoption(
+        "--update-behaviour",
+        action="store_true",
+        default=False,
+        help="rewrite docs/data/behaviour/<jax>-<platform>-<n>.json from what this run measured",
+    )
+    parser.addoption(
+        "--update-examples",
+        action="store_true",
+        default=False,
+        help="rewrite docs/data/examples/<jax>.json from the outputs of the examples this run ran",
+    )
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -25,7 +25,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from . import code, data, perf, render
+from . import behaviour, claims, code, data, perf, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -352,23 +352,32 @@ def _md_quote(text: str | None) -> str:
     return f"“{t}”"
 
 
-def d_verdict(src: str, variant: str, computation: str, transform: str) -> str:
-    """One line per committed environment that has the variant (others cannot say)."""
+def d_verdict(src: str, variant: str, computation: str, transform: str, *expect: str) -> str:
+    """One line per committed environment that has the variant (others cannot say), and,
+    with ``FIELD=VALUE`` expectations (what the claim says), whether the cell agrees."""
     ms = load_matrices()
     if not ms:
         return _no_data()
+    wanted = claims.parse(expect) if expect else None
     lines = []
     for m in ms:
         if m.variant(variant) is None:
             continue
         cell = m.cell(variant, computation, transform)
         name = f'<span class="jx-env-name"{_title(cell)}>{esc(m.label)}</span>'
-        lines.append(f"- {name}: {verdict_text(cell) if cell else 'not measured'}")
+        agrees = ""
+        if wanted is not None and cell is not None:
+            ok = not claims.mismatches([(m, cell)], wanted)
+            agrees = " — **as the claim says**" if ok else " — **not as the claim says**"
+        lines.append(f"- {name}: {verdict_text(cell) if cell else 'not measured'}{agrees}")
     if not lines:
         lines.append(f"- *No committed matrix file has a `{variant}` row yet.*")
+    says = (
+        f" · the claim says {', '.join(f'<code>{esc(e)}</code>' for e in expect)}" if expect else ""
+    )
     head = (
         f'<p class="jx-claim-key">measured as <code>{esc(variant)}</code> × '
-        f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code></p>"
+        f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code>{says}</p>"
     )
     return head + "\n\n" + "\n".join(lines)
 
@@ -461,16 +470,19 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     "variants": d_variants,
     "verdict": d_verdict,
     **perf.DIRECTIVES,  # bench-NAME: the performance page
+    **behaviour.DIRECTIVES,  # exceptions, dispatch, gotchas (docs/data/behaviour)
+    **claims.DIRECTIVES,  # expect: a statement about behaviour, checked against its cells
 }
 
 
 CLAIM = re.compile(r"^### (\d+)\. (.+?) \{ #(claim-\d+) \}\s*$", re.M)
-VERDICT = re.compile(r"^<!-- jaxcb:verdict (\S+) (\S+) (\S+) -->\s*$", re.M)
+VERDICT = re.compile(r"^<!-- jaxcb:verdict (\S+) (\S+) (\S+)((?: \S+=\S+)*) -->\s*$", re.M)
 
 
 def claims_table(markdown: str) -> str:
     """The overview of the claims on the page: headings ``### N. text { #claim-N }`` and the
-    verdict directives under each, looked up in every matrix file."""
+    verdict directives under each (those with ``FIELD=VALUE``: what the claim says), one
+    column per matrix file and the verdict over all of them, by ``claims.VERDICT_RULE``."""
     ms = load_matrices()
     if not ms:
         return _no_data()
@@ -478,23 +490,32 @@ def claims_table(markdown: str) -> str:
     if not heads:
         raise DirectiveError("claims-table: no '### N. claim { #claim-N }' heading on the page")
     cols = " | ".join(esc(m.label) for m in ms)
-    rows = [f"| claim | {cols} |", "|---|" + "---|" * len(ms)]
+    rows = [f"| claim | {cols} | verdict |", "|---|" + "---|" * len(ms) + "---|"]
     for i, h in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(markdown)
         keys = VERDICT.findall(markdown, h.end(), end)
+        checked = [(v, c, t, claims.parse(tuple(e.split()))) for v, c, t, e in keys if e.strip()]
+        everywhere: list[bool] = []
         cells = []
         for m in ms:
-            if not keys:
-                cells.append("cost: see the text")
-                continue
-            glyphs = []
-            for variant, computation, transform in keys:
-                cell = m.cell(variant, computation, transform) if m.variant(variant) else None
-                glyphs.append(GLYPH[cell["status"]] if cell else "·")
-            cells.append(" ".join(glyphs))
+            found = [
+                not claims.mismatches([(m, cell)], want)
+                for v, c, t, want in checked
+                if m.variant(v) and (cell := m.cell(v, c, t)) and cell["status"] != "n/a"
+            ]
+            everywhere += found
+            cells.append(claims.verdict(found) if found else "·")
         title = h.group(2).replace("|", "\\|")
-        rows.append(f"| [{h.group(1)}. {title}](#{h.group(3)}) | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+        rows.append(
+            f"| [{h.group(1)}. {title}](#{h.group(3)}) | "
+            + " | ".join(cells)
+            + f" | **{claims.verdict(everywhere)}** |"
+        )
+    return (
+        claims.VERDICT_RULE
+        + " (· where the file has none of the claim's cells.)\n\n"
+        + "\n".join(rows)
+    )
 
 
 def expand(markdown: str, src_uri: str) -> str:

@@ -18,7 +18,17 @@ import numpy as np
 from . import references
 from .catalog import Computation
 
-__all__ = ["BATCH", "LOOP", "Case", "NotApplicable"]
+__all__ = [
+    "BATCH",
+    "LOOP",
+    "Case",
+    "NotApplicable",
+    "Trial",
+    "stack",
+    "tangent",
+    "zeros_like_out",
+    "zeros_np",
+]
 
 BATCH = 4  # batch size for vmap-like transforms: one element per device under pmap/shard_map
 LOOP = 3  # iterations of while_loop / fori_loop
@@ -109,3 +119,32 @@ class Case:
 
     def hessian_ref(self, dyn: Sequence[Any]) -> np.ndarray:
         return np.asarray(references.hessian(self.comp, self.full(dyn)))
+
+
+@dataclasses.dataclass
+class Trial:
+    """What a transform produced, what it should have produced, and its logical calls."""
+
+    outputs: Any
+    expected: Any
+    calls: list[tuple[Any, ...]]
+    derivative: bool = False
+
+
+def stack(trees: list[Any]) -> Any:
+    return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *trees)
+
+
+def zeros_like_out(case: Case, dyn: Sequence[Any]) -> Any:
+    shapes = jax.eval_shape(case.g, *dyn)
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
+
+
+def zeros_np(tree: Any) -> Any:
+    return jax.tree_util.tree_map(lambda x: np.zeros_like(np.asarray(x)), tree)
+
+
+def tangent(d: Any, seed: int = 7) -> np.ndarray:
+    """A deterministic random direction shaped like ``d``."""
+    d = np.asarray(d)
+    return np.random.default_rng(seed).uniform(-1, 1, d.shape).astype(d.dtype)

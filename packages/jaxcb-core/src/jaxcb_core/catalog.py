@@ -43,7 +43,8 @@ class Computation:
             state that each call must advance).
         signature: the call signature, as documented.
         summary: one line for tables and the terminal.
-        source: where the computation comes from (a seed text or the issue).
+        source: where the computation comes from (one of the two source texts this project
+            checks, named by its title, or jaxcb's own catalog).
         make_args: ``make_args(dtype)`` returns the positional arguments used by
             the tests and the matrix (small, deterministic).
         reference: NumPy/SciPy reference; takes the positional arguments, returns
@@ -401,7 +402,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="pure",
         signature="sin_scale(x, y)",
         summary="sin(x) * y + 1, elementwise on a float array, scalar y",
-        source="seed 000 (pure_callback introduction)",
+        source="the Chinese pure_callback tutorial, its first example",
         make_args=_sin_scale_args,
         reference=_sin_scale_ref,
         diff_argnum=0,
@@ -416,7 +417,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="pure",
         signature="sum_mean(x) -> (sum, mean)",
         summary="a pytree of outputs: the sum and the mean over the last axis",
-        source="seed 000 (multiple outputs)",
+        source="the Chinese pure_callback tutorial, its several-outputs example",
         make_args=_sum_mean_args,
         reference=_sum_mean_ref,
         diff_argnum=0,
@@ -430,7 +431,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="pure",
         signature="bessel_jv(v, z)",
         summary="scipy.special.jv, integer order v, differentiable in z (to any order)",
-        source="seed 004 (external callbacks guide)",
+        source="JAX's early External callbacks guide, its pure_callback + custom_jvp example",
         make_args=_bessel_args,
         reference=_bessel_ref,
         batch_argnums=(1,),
@@ -447,7 +448,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="pure",
         signature="expm(a)",
         summary="scipy.linalg.expm of square matrices (stacks allowed); not elementwise",
-        source="issue 2 (a non-elementwise case)",
+        source="jaxcb: a computation that is not elementwise",
         make_args=_expm_args,
         reference=_expm_ref,
         diff_argnum=0,
@@ -462,7 +463,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="pure",
         signature="cubic_root(a, b)",
         summary="real root of x**3 + a*x - b by scipy.optimize.brentq (scalar-only host code)",
-        source="issue 2 (implicit differentiation)",
+        source="jaxcb: scalar-only host code, differentiated implicitly",
         make_args=_cubic_args,
         reference=_cubic_ref,
         batch_argnums=(0, 1),
@@ -479,7 +480,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="effect",
         signature="log_steps(x0, n, *, log)",
         summary="lax.scan of n steps; every step's state reaches the host log once, in order",
-        source="issue 2 (side effect)",
+        source="jaxcb: an effect that must reach the host once per step",
         make_args=_log_args,
         reference=_log_ref,
         static_argnums=(1,),
@@ -494,7 +495,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="impure",
         signature="host_draw(shape, *, rng)",
         summary="float32 values drawn from a host numpy Generator; each call advances it",
-        source="issue 2 (impure input)",
+        source="jaxcb: an input read from host state",
         make_args=_draw_args,
         reference=_draw_ref,
         static_argnums=(0,),
@@ -506,7 +507,7 @@ CATALOG: tuple[Computation, ...] = (
         kind="effect",
         signature="progress(x0, n, every, *, report)",
         summary="long lax.scan reporting to the host every `every` steps only (throttled)",
-        source="issue 2 (progress bars)",
+        source="jaxcb: throttled progress reports",
         make_args=_progress_args,
         reference=_progress_ref,
         static_argnums=(1, 2),

@@ -15,7 +15,7 @@ import numpy as np
 from .catalog import Computation, Record
 from .schema import Effects
 
-__all__ = ["draws", "effects", "first_line", "mismatch", "split", "tolerance"]
+__all__ = ["assign", "draws", "effects", "first_line", "mismatch", "split", "tolerance"]
 
 
 def tolerance(
@@ -88,6 +88,34 @@ def _verdict(expected: int, arrived: int, missing: int, extra: int, in_order: bo
     return "exact" if in_order else "reordered"
 
 
+def assign(
+    expected_groups: Sequence[Sequence[Record]],
+    actual: Sequence[tuple[int, np.ndarray | None]],
+    rtol: float,
+    atol: float,
+) -> list[int | None]:
+    """For each arrived record, the index of the owed record it matches (counting through the
+    groups in order), or ``None``: the first owed record not matched yet with the same step
+    and, where the arrived record has a state, the same shape and values."""
+    expected = [r for group in expected_groups for r in group]
+    used = [False] * len(expected)
+    out: list[int | None] = []
+    for k, x in actual:
+        for j, (ek, ex) in enumerate(expected):
+            if used[j] or ek != k:
+                continue
+            if x is not None and (
+                np.shape(x) != np.shape(ex) or not np.allclose(x, ex, rtol=rtol, atol=atol)
+            ):
+                continue
+            used[j] = True
+            out.append(j)
+            break
+        else:
+            out.append(None)
+    return out
+
+
 def effects(
     expected_groups: Sequence[Sequence[Record]],
     actual: Sequence[tuple[int, np.ndarray | None]],
@@ -100,23 +128,10 @@ def effects(
     step alone.
     """
     expected = [(g, r) for g, group in enumerate(expected_groups) for r in group]
-    used = [False] * len(expected)
-    matched: list[int] = []
-    extra = 0
-    for k, x in actual:
-        for j, (_, (ek, ex)) in enumerate(expected):
-            if used[j] or ek != k:
-                continue
-            if x is not None and (
-                np.shape(x) != np.shape(ex) or not np.allclose(x, ex, rtol=rtol, atol=atol)
-            ):
-                continue
-            used[j] = True
-            matched.append(j)
-            break
-        else:
-            extra += 1
-    missing = used.count(False)
+    found = assign(expected_groups, actual, rtol, atol)
+    matched = [j for j in found if j is not None]
+    extra = found.count(None)
+    missing = len(expected) - len(matched)
     in_order = True
     last: dict[int, int] = {}
     for j in matched:

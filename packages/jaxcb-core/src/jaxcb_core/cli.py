@@ -7,21 +7,26 @@ jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platfor
 jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
 jaxcb matrix --show FILE           print a committed file without running anything
 jaxcb check PATH...                find code that a JAX upgrade breaks (no JAX needed)
+
+`jaxcb COMMAND --help` describes one command, with examples.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .schema import MatrixFile
+    from rich.console import Console
+
+    from .schema import Cell, MatrixFile
 
 SYMBOL = {"ok": "✓", "wrong": "≠", "error": "✗", "n/a": "·"}
 
@@ -125,9 +130,87 @@ def details(data: MatrixFile, width: int = 80) -> str:
     return "\n".join(out)
 
 
+def _count_cells(
+    mechanisms: Sequence[str] | None,
+    computations: Sequence[str] | None,
+    transforms: Sequence[str] | None,
+) -> int:
+    """How many cells ``jaxcb matrix`` with these selections runs (the bar's total)."""
+    from .catalog import CATALOG
+    from .matrix import select
+    from .mechanisms import discover
+    from .transforms import TRANSFORMS
+
+    return (
+        len(select(discover(), mechanisms, "id"))
+        * len(select(CATALOG, computations, "name"))
+        * len(select(TRANSFORMS, transforms, "id"))
+    )
+
+
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+@contextlib.contextmanager
+def progress_bar(
+    total: int, *, verbose: bool = False, console: Console | None = None
+) -> Iterator[Callable[[Cell], None]]:
+    """A progress bar on stderr for ``total`` cells: count, rate, elapsed time and ETA.
+
+    Yields the callback the matrix runner calls once per finished cell. Where stderr is
+    not a terminal (a pipe, a log file, CI) it draws nothing; ``verbose`` then still
+    prints one line per cell.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = console or _stderr_console()
+
+    def line(cell: Cell) -> str:
+        return f"{SYMBOL[cell.status]} {cell.variant} | {cell.computation} | {cell.transform}"
+
+    if not console.is_terminal:
+        yield (lambda cell: print(line(cell), file=sys.stderr)) if verbose else (lambda cell: None)
+        return
+    bar = Progress(
+        TextColumn("[bold]matrix"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    task = bar.add_task("cells", total=total, rate="– cells/s")
+
+    def tick(cell: Cell) -> None:
+        bar.advance(task)
+        speed = bar.tasks[0].speed
+        bar.update(task, rate=f"{speed:.1f} cells/s" if speed else "– cells/s")
+        if verbose:
+            bar.console.print(line(cell), markup=False, highlight=False)
+
+    with bar:
+        yield tick
+
+
 def _cmd_matrix(args: argparse.Namespace) -> int:
     from . import matrix
-    from .schema import Cell, dump, load_matrix
+    from .schema import dump, load_matrix
 
     width = shutil.get_terminal_size((80, 24)).columns
     if args.show:
@@ -141,22 +224,11 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
 
     use_cpu_devices(args.devices)
 
-    done = 0
-
-    def tick(cell: Cell) -> None:
-        nonlocal done
-        done += 1
-        if args.verbose:
-            print(
-                f"{SYMBOL[cell.status]} {cell.variant} | {cell.computation} | {cell.transform}",
-                file=sys.stderr,
-            )
-        elif done % 50 == 0:
-            print(f"  {done} cells…", file=sys.stderr)
-
-    result = matrix.run_matrix(
-        args.mechanism, args.computation, args.transform, progress=tick, workers=args.jobs
-    )
+    total = _count_cells(args.mechanism, args.computation, args.transform)
+    with progress_bar(total, verbose=args.verbose) as tick:
+        result = matrix.run_matrix(
+            args.mechanism, args.computation, args.transform, progress=tick, workers=args.jobs
+        )
     print(render(result, width))
     if args.details:
         print("\n" + details(result, width))
@@ -190,14 +262,55 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
+EXAMPLES = {
+    "jaxcb": """\
+examples:
+  jaxcb catalog                            what is installed
+  jaxcb matrix -m pure_callback -t vmap    one mechanism under one transform
+  jaxcb matrix --write                     measure everything, write the data file
+  jaxcb check src/                         find code a JAX upgrade breaks""",
+    "catalog": """\
+example:
+  jaxcb catalog          the computations, then each variant with what it implements""",
+    "smoke": """\
+example:
+  jaxcb smoke            one jit call of every implementation; exit 1 if one is not ok""",
+    "matrix": """\
+examples:
+  jaxcb matrix -m pure_callback -t vmap      pure_callback's variants under vmap
+  jaxcb matrix -c expm -t grad --details     why cells fail, for one computation
+  jaxcb matrix --write                       everything; writes docs/data/matrix/...
+  jaxcb matrix --check                       compare with the committed file
+  jaxcb matrix --show docs/data/matrix/0.4.30-cpu-4.json
+                                             print a committed file, run nothing""",
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="jaxcb", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="jaxcb", description=__doc__, epilog=EXAMPLES["jaxcb"], formatter_class=raw
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("catalog", help="list computations and installed mechanism variants")
-    sub.add_parser("smoke", help="run every implementation once under jit")
-    m = sub.add_parser("matrix", help="run the support matrix")
+    for name, text in (
+        ("catalog", "list computations and installed mechanism variants"),
+        ("smoke", "run every implementation once under jit"),
+    ):
+        sub.add_parser(
+            name,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=EXAMPLES[name],
+            formatter_class=raw,
+        )
+    m = sub.add_parser(
+        "matrix",
+        help="run the support matrix",
+        description="Run (part of) the support matrix on the installed JAX and print it. On a\n"
+        "terminal a progress bar shows the cells done, the rate and the time left.",
+        epilog=EXAMPLES["matrix"],
+        formatter_class=raw,
+    )
     m.add_argument(
         "-m", "--mechanism", action="append", help="variant id or mechanism prefix (repeatable)"
     )

@@ -190,6 +190,23 @@ def discover(group: str = GROUP) -> list[Variant]:
     return list(_discover(group))
 
 
+def from_file(spec: str) -> list[Variant]:
+    """The variants of a registry outside any installed package: ``"path/to/file.py:function"``
+    (a test's deliberately failing rows, run by the multi-process launcher's workers)."""
+    import importlib.util
+    from pathlib import Path
+
+    path, _, name = spec.rpartition(":")
+    if not path or not name:
+        raise ValueError(f"registry {spec!r}: expected 'path/to/file.py:function'")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    if module_spec is None or module_spec.loader is None:
+        raise ValueError(f"registry {spec!r}: {path} is not a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return [from_dict(d) for d in getattr(module, name)()]
+
+
 def by_id(variant_id: str) -> Variant:
     for v in discover():
         if v.id == variant_id:

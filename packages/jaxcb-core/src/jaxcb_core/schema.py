@@ -8,7 +8,11 @@ one definition of each file. It imports pydantic and the standard library only (
 no NumPy): the site is built from these records without JAX installed.
 
 Every file names the JAX and jaxlib versions, Python, the platform, the device kind, the
-device count and the process count its results came from.
+device count and the process count its results came from. A multi-process matrix
+(``<jax>-<platform>-<procs>x<devices per process>.json``, ``jaxcb matrix --processes``) is a
+:class:`MatrixFile` too: each cell also says what every process saw (:class:`ProcessCell`),
+and the file carries the measured cost of sharded host calls (:class:`ShardingCost`). Those
+fields are left out of a file that does not have them, so single-process files are unchanged.
 """
 
 from __future__ import annotations
@@ -18,9 +22,17 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 __all__ = [
     "BENCH_SCHEMA",
@@ -28,23 +40,36 @@ __all__ = [
     "ROLES",
     "STATUSES",
     "SUITES",
+    "ApiEntry",
+    "ApiFile",
+    "BehaviourFile",
     "BenchEnvironment",
     "BenchFile",
     "BenchResult",
     "BenchVariant",
     "Cell",
+    "ChangelogEntry",
     "ComputationInfo",
+    "CostResult",
+    "Delivered",
     "Effects",
+    "ExampleEnvironment",
+    "ExampleRun",
+    "ExamplesFile",
     "HarnessCheck",
     "MatrixEnvironment",
     "MatrixFile",
+    "Observation",
     "SchemaError",
     "TargetRecord",
     "TransformInfo",
     "VariantInfo",
     "device_stem",
     "dump",
+    "load_api",
+    "load_behaviour",
     "load_bench",
+    "load_examples",
     "load_matrix",
     "matrix_stem",
     "slug",
@@ -75,6 +100,21 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
 
+class Sparse(Record):
+    """A record whose fields in ``OMIT_IF_NONE`` are left out of the file when ``None``:
+    fields added later, so that the files written before them stay byte for byte the same."""
+
+    OMIT_IF_NONE: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _omit_none(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        for name in self.OMIT_IF_NONE:
+            if name in out and out[name] is None:
+                del out[name]
+        return out
+
+
 # ---------------------------------------------------------------------------------- matrix
 
 
@@ -89,8 +129,38 @@ class Effects(Record):
     verdict: Literal["exact", "none", "missing", "duplicated", "reordered"]
 
 
-class Cell(Record):
-    """The measured outcome of one variant × computation × transform."""
+class Delivered(Record):
+    """The effect records one process's sink got for one logical call of a cell, in order."""
+
+    call: Count  # index into the transform's logical calls (a batch element, a shard, a process)
+    steps: list[int]  # the step of each record, in the order the sink got them
+
+
+class ProcessCell(Record):
+    """What one process of a multi-process run saw in one cell."""
+
+    process: Count
+    status: Status
+    reason: str | None = None
+    error_type: str | None = None
+    error: str | None = None
+    host_calls: Count | None = None
+    shapes: list[str] | None = None  # what this process's host functions received
+    placement: str | None = None  # the sharding of the first output, as this process sees it
+    delivered: list[Delivered] | None = None  # effects: records matched to a logical call
+    unmatched: list[int] | None = None  # effects: steps of records that match no owed record
+    draws: Count | None = None  # impure inputs: draws this process's generator made
+
+
+class Cell(Sparse):
+    """The measured outcome of one variant × computation × transform.
+
+    ``processes`` is set in a multi-process matrix only: one entry per process. The fields
+    above it then merge them: ``status`` the worst, ``host_calls`` the sum, ``shapes`` the
+    union, ``effects`` every process's records against what the whole job owed.
+    """
+
+    OMIT_IF_NONE: ClassVar[frozenset[str]] = frozenset({"processes"})
 
     variant: str
     computation: str
@@ -104,6 +174,7 @@ class Cell(Record):
     effects: Effects | None = None
     warning: str | None = None
     test: str = ""
+    processes: list[ProcessCell] | None = None
 
     def key(self) -> tuple[str, str, str]:
         return (self.variant, self.computation, self.transform)
@@ -160,8 +231,41 @@ class TransformInfo(Record):
     legacy: bool = False
 
 
-class MatrixFile(Record):
+class CostResult(Record):
+    """One sharded host call, timed: ``gathered`` (one call on the whole array, under
+    sharded ``jit``) or ``per_shard`` (one call per device, under ``shard_map``)."""
+
+    variant: str
+    form: Literal["gathered", "per_shard"]
+    n: Annotated[int, Field(ge=1)]  # elements of the global float32 array
+    median_s: list[float]  # per process: median wall time of one call of the jitted function
+    host_calls: list[Count]  # per process: host function calls per call of the function
+    shapes: list[str | None]  # per process: what its host function received (None: nothing)
+
+    @model_validator(mode="after")
+    def _per_process(self) -> CostResult:
+        if not len(self.median_s) == len(self.host_calls) == len(self.shapes) >= 1:
+            raise ValueError("median_s, host_calls and shapes need one entry per process")
+        if not all(math.isfinite(t) and t > 0 for t in self.median_s):
+            raise ValueError(f"times must be finite and positive, got {self.median_s}")
+        return self
+
+
+class ShardingCost(Record):
+    """The cost of host calls on a sharded array, measured in the launched processes."""
+
+    sizes: list[Annotated[int, Field(ge=1)]]
+    repeats: Annotated[int, Field(ge=1)]
+    load_start: float | None
+    load_end: float | None
+    duration_s: float
+    results: list[CostResult]
+
+
+class MatrixFile(Sparse):
     """One measured matrix: one JAX version on one platform and device layout."""
+
+    OMIT_IF_NONE: ClassVar[frozenset[str]] = frozenset({"sharding_cost"})
 
     version: Literal[2] = Field(2, alias="schema")
     environment: MatrixEnvironment
@@ -169,6 +273,7 @@ class MatrixFile(Record):
     computations: list[ComputationInfo]
     transforms: list[TransformInfo]
     cells: list[Cell]
+    sharding_cost: ShardingCost | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> MatrixFile:
@@ -193,6 +298,15 @@ class MatrixFile(Record):
             if cell.key() in seen:
                 problems.append(f"cell {cell.key()} appears twice")
             seen.add(cell.key())
+            procs = [p.process for p in cell.processes or ()]
+            if procs and procs != list(range(self.environment.process_count)):
+                problems.append(
+                    f"cell {cell.key()}: processes {procs}, expected one entry for each of "
+                    f"the {self.environment.process_count} processes"
+                )
+        for r in self.sharding_cost.results if self.sharding_cost else ():
+            if r.variant not in vids:
+                problems.append(f"sharding_cost names an unknown variant {r.variant!r}")
         if problems:
             raise ValueError("; ".join(problems[:10]))
         return self
@@ -209,6 +323,44 @@ def matrix_stem(env: MatrixEnvironment | dict[str, Any]) -> str:
     else:
         layout = f"{e.process_count}x{e.device_count // e.process_count}"
     return f"{e.jax}-{e.platform}-{layout}"
+
+
+# ------------------------------------------------------------------------------ behaviour
+
+Scalar = str | int | float | bool | None
+
+
+class Observation(Record):
+    """One measured behaviour outside the matrix grid: what an exception looks like to the
+    caller, how dispatch and effects interact, one gotcha. ``outcome`` holds the measured
+    facts (no timings: a file must come out the same when measured again)."""
+
+    group: Literal["exception", "dispatch", "gotcha"]
+    id: str
+    title: str
+    outcome: dict[str, Scalar]
+    test: str
+
+
+class BehaviourFile(Record):
+    """``docs/data/behaviour/<jax>-<platform>-<layout>.json``: the observations of one
+    environment, written by ``pytest tests/behaviour --update-behaviour``."""
+
+    version: Literal[1] = Field(1, alias="schema")
+    environment: MatrixEnvironment
+    observations: list[Observation]
+
+    @model_validator(mode="after")
+    def _unique(self) -> BehaviourFile:
+        keys = [(o.group, o.id) for o in self.observations]
+        dupes = sorted({k for k in keys if keys.count(k) > 1})
+        if dupes:
+            raise ValueError(f"duplicate observations {dupes[:10]}")
+        return self
+
+
+def load_behaviour(path: Path) -> BehaviourFile:
+    return _load(BehaviourFile, path)
 
 
 # ---------------------------------------------------------------------------------- bench
@@ -373,6 +525,91 @@ class BenchFile(Record):
         if problems:
             raise ValueError("; ".join(problems[:10]))
         return self
+
+
+# ------------------------------------------------------------------------------- examples
+
+
+class ExampleEnvironment(Record):
+    """Where the examples ran: a fresh Python process each, on the CPU."""
+
+    jax: str
+    jaxlib: str
+    python: str
+    numpy: str
+    scipy: str
+    platform: str
+
+
+class ExampleRun(Record):
+    """One example file run in a fresh process: the stdout it printed."""
+
+    id: str  # "<package>/<name>": docs/examples/<package>/<name>.py
+    source_sha256: str  # of the file that ran: the site refuses an output older than its code
+    output: str
+
+
+class ExamplesFile(Record):
+    """``docs/data/examples/<jax>.json``: every example that runs on one JAX version, with
+    its output, written by ``pytest tests/examples --update-examples``."""
+
+    version: Literal[1] = Field(1, alias="schema")
+    environment: ExampleEnvironment
+    examples: list[ExampleRun]
+
+    @model_validator(mode="after")
+    def _unique(self) -> ExamplesFile:
+        ids = [e.id for e in self.examples]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"duplicate examples {dupes[:10]}")
+        return self
+
+
+def load_examples(path: Path) -> ExamplesFile:
+    return _load(ExamplesFile, path)
+
+
+# -------------------------------------------------------------------------------- jax api
+
+Url = Annotated[str, Field(pattern=r"^https://[^\s]+$")]
+
+
+class ApiEntry(Record):
+    """One JAX API name and the page of the JAX documentation (or source) that defines it."""
+
+    name: str  # as written in code: "jax.pure_callback"
+    url: Url
+    aliases: list[str] = []  # other spellings linked to the same page: "pure_callback"
+
+
+class ChangelogEntry(Record):
+    """One release section of the JAX changelog, cited by the pages' version facts."""
+
+    version: str  # "0.4.35"
+    url: Url
+
+
+class ApiFile(Record):
+    """``docs/data/jax-api.json``: the JAX documentation links the site renders."""
+
+    version: Literal[1] = Field(1, alias="schema")
+    apis: list[ApiEntry]
+    changelog: list[ChangelogEntry]
+
+    @model_validator(mode="after")
+    def _unique(self) -> ApiFile:
+        names = [n for a in self.apis for n in (a.name, *a.aliases)]
+        versions = [c.version for c in self.changelog]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        dupes += sorted({v for v in versions if versions.count(v) > 1})
+        if dupes:
+            raise ValueError(f"names or versions listed twice: {dupes[:10]}")
+        return self
+
+
+def load_api(path: Path) -> ApiFile:
+    return _load(ApiFile, path)
 
 
 # ---------------------------------------------------------------------------------- files

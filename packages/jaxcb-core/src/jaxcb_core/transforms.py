@@ -13,28 +13,18 @@ by NumPy/SciPy from the catalog, never by JAX.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 from jax.sharding import PartitionSpec
 
-from .case import BATCH, LOOP, Case, NotApplicable
+from . import autodiff, control
+from .case import BATCH, Case, NotApplicable, Trial, stack
 
 __all__ = ["TRANSFORMS", "Case", "NotApplicable", "Transform", "Trial", "by_id"]
-
-
-@dataclasses.dataclass
-class Trial:
-    """What a transform produced, what it should have produced, and its logical calls."""
-
-    outputs: Any
-    expected: Any
-    calls: list[tuple[Any, ...]]
-    derivative: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,19 +37,6 @@ class Transform:
     doc: str
     apply: Callable[[Case], Trial]
     legacy: bool = False
-
-
-def _stack(trees: list[Any]) -> Any:
-    return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *trees)
-
-
-def _zeros_like_out(case: Case, dyn: Sequence[Any]) -> Any:
-    shapes = jax.eval_shape(case.g, *dyn)
-    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
-
-
-def _zeros_np(tree: Any) -> Any:
-    return jax.tree_util.tree_map(lambda x: np.zeros_like(np.asarray(x)), tree)
 
 
 # --- compile ----------------------------------------------------------------------------------
@@ -96,7 +73,7 @@ def _vmap_like(wrap: Wrap) -> Callable[[Case], Trial]:
     def run(case: Case) -> Trial:
         dyn, elems = case.batched()
         out = wrap(case.g, case.in_axes())(*dyn)
-        return Trial(out, _stack([case.ref(*e) for e in elems]), elems)
+        return Trial(out, stack([case.ref(*e) for e in elems]), elems)
 
     return run
 
@@ -133,7 +110,7 @@ def _shard_map(case: Case) -> Trial:
     in_specs = tuple(PartitionSpec("i") if a == 0 else PartitionSpec() for a in axes)
     f = _shard_map_fn()(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec("i"))
     out = jax.jit(f)(*dyn)
-    return Trial(out, _stack([case.ref(*e) for e in elems]), elems)
+    return Trial(out, stack([case.ref(*e) for e in elems]), elems)
 
 
 def _sharded_jit(case: Case) -> Trial:
@@ -150,159 +127,6 @@ def _sharded_jit(case: Case) -> Trial:
     ):
         raise NotApplicable("no argument can be split 4 ways")
     return Trial(jax.jit(case.g)(*placed), case.ref(*case.dyn), [case.dyn])
-
-
-# --- autodiff ---------------------------------------------------------------------------------
-
-
-def _tangent(d: Any, seed: int = 7) -> np.ndarray:
-    d = np.asarray(d)
-    return np.random.default_rng(seed).uniform(-1, 1, d.shape).astype(d.dtype)
-
-
-def _grad(case: Case) -> Trial:
-    dyn = case.dyn
-    d = dyn[case.diff_index]
-    return Trial(jax.grad(case.scalar(dyn))(d), case.grad_ref(dyn), [dyn], derivative=True)
-
-
-def _checkpoint_grad(case: Case) -> Trial:
-    dyn = case.dyn
-    d = dyn[case.diff_index]
-    h = jax.checkpoint(case.scalar(dyn))
-    return Trial(jax.grad(h)(d), case.grad_ref(dyn), [dyn], derivative=True)
-
-
-def _jvp(case: Case) -> Trial:
-    dyn = case.dyn
-    d = dyn[case.diff_index]
-    t = _tangent(d)
-    primal, tangent = jax.jvp(case.partial(dyn), (d,), (t,))
-    expected = (case.ref(*dyn), case.jvp_ref(dyn, t))
-    return Trial((primal, tangent), expected, [dyn], derivative=True)
-
-
-def _vjp(case: Case) -> Trial:
-    dyn = case.dyn
-    d = dyn[case.diff_index]
-    primal, pullback = jax.vjp(case.partial(dyn), d)
-    leaves, tree = jax.tree_util.tree_flatten(primal)
-    cots = [_tangent(np.asarray(leaf), seed=11 + i) for i, leaf in enumerate(leaves)]
-    (out,) = pullback(jax.tree_util.tree_unflatten(tree, cots))
-    expected = case.vjp_ref(dyn, tuple(cots) if len(cots) > 1 else cots[0])
-    return Trial(out, expected, [dyn], derivative=True)
-
-
-def _jac(which: Callable[..., Any]) -> Callable[[Case], Trial]:
-    def run(case: Case) -> Trial:
-        dyn = case.dyn
-        d = dyn[case.diff_index]
-        out = which(case.partial(dyn))(d)
-        return Trial(out, case.jacobian_ref(dyn), [dyn], derivative=True)
-
-    return run
-
-
-def _hessian(case: Case) -> Trial:
-    dyn = case.dyn
-    d = dyn[case.diff_index]
-    return Trial(jax.hessian(case.scalar(dyn))(d), case.hessian_ref(dyn), [dyn], derivative=True)
-
-
-def _vmap_grad(case: Case) -> Trial:
-    idx = case.diff_index
-    if case.comp.diff_argnum not in case.comp.batch_argnums:
-        raise NotApplicable("the differentiable argument is not batched")
-    dyn, elems = case.batched()
-    base = case.dyn
-
-    def per(d: Any) -> Any:
-        return jax.grad(case.scalar(base))(d)
-
-    out = jax.vmap(per)(dyn[idx])
-    expected = np.stack([case.grad_ref(case.with_diff(base, e[idx])) for e in elems])
-    calls = [case.with_diff(base, e[idx]) for e in elems]
-    return Trial(out, expected, calls, derivative=True)
-
-
-# --- control flow -----------------------------------------------------------------------------
-
-
-def _scan(case: Case) -> Trial:
-    if case.comp.batch_argnums:
-        dyn, elems = case.batched(LOOP)
-        axes = case.in_axes()
-        xs = tuple(a for a, ax in zip(dyn, axes, strict=True) if ax == 0)
-
-        def step(carry: Any, x: Any) -> tuple[Any, Any]:
-            it = iter(x)
-            args = [next(it) if ax == 0 else a for a, ax in zip(dyn, axes, strict=True)]
-            return carry, case.g(*args)
-
-        _, out = lax.scan(step, None, xs)
-    else:
-        elems = [case.dyn] * LOOP
-        _, out = lax.scan(lambda c, _: (c, case.g(*case.dyn)), None, None, length=LOOP)
-    return Trial(out, _stack([case.ref(*e) for e in elems]), list(elems))
-
-
-def _loop(kind: str) -> Callable[[Case], Trial]:
-    def run(case: Case) -> Trial:
-        dyn = case.dyn
-        init = _zeros_like_out(case, dyn)
-        if kind == "while":
-
-            def body(state: Any) -> Any:
-                return state[0] + 1, case.g(*dyn)
-
-            _, out = lax.while_loop(lambda s: s[0] < LOOP, body, (0, init))
-        else:
-            out = lax.fori_loop(0, LOOP, lambda i, _: case.g(*dyn), init)
-        refs = [case.ref(*dyn) for _ in range(LOOP)]
-        return Trial(out, refs[-1], [dyn] * LOOP)
-
-    return run
-
-
-def _cond(case: Case) -> Trial:
-    dyn = case.dyn
-    zeros = _zeros_like_out(case, dyn)
-
-    @jax.jit
-    def f(p: Any, *d: Any) -> Any:
-        return lax.cond(p, lambda: case.g(*d), lambda: zeros)
-
-    return Trial(f(True, *dyn), case.ref(*dyn), [dyn])
-
-
-def _vmap_cond(case: Case) -> Trial:
-    dyn, elems = case.batched()
-    preds = np.array([k % 2 == 0 for k in range(BATCH)])
-    zeros = _zeros_like_out(case, elems[0])
-
-    def f(p: Any, *d: Any) -> Any:
-        return lax.cond(p, lambda: case.g(*d), lambda: zeros)
-
-    out = jax.vmap(f, in_axes=(0, *case.in_axes()))(preds, *dyn)
-    refs = [case.ref(*e) if p else _zeros_np(zeros) for p, e in zip(preds, elems, strict=True)]
-    calls = [e for p, e in zip(preds, elems, strict=True) if p]
-    return Trial(out, _stack(refs), calls)
-
-
-def _vmap_while(case: Case) -> Trial:
-    dyn, elems = case.batched()
-    trips = np.array([1 + k % LOOP for k in range(BATCH)], np.int32)
-    init = _zeros_like_out(case, elems[0])
-
-    def f(n: Any, *d: Any) -> Any:
-        def body(state: Any) -> Any:
-            return state[0] + 1, case.g(*d)
-
-        return lax.while_loop(lambda s: s[0] < n, body, (0, init))[1]
-
-    out = jax.vmap(f, in_axes=(0, *case.in_axes()))(trips, *dyn)
-    calls = [e for n, e in zip(trips, elems, strict=True) for _ in range(int(n))]
-    return Trial(out, _stack([case.ref(*e) for e in elems]), calls)
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -325,7 +149,7 @@ def _export(case: Case) -> Trial:
     return Trial(restored.call(*case.dyn), case.ref(*case.dyn), [case.dyn])
 
 
-TRANSFORMS: tuple[Transform, ...] = (
+_ALL: tuple[Transform, ...] = (
     Transform("eager", "eager", "compile", "Called directly, op by op.", _eager),
     Transform("jit", "jit", "compile", "jax.jit(f)(*args).", _jit),
     Transform(
@@ -372,41 +196,49 @@ TRANSFORMS: tuple[Transform, ...] = (
         "jax.jit(f) on inputs split 4 ways along axis 0 with NamedSharding.",
         _sharded_jit,
     ),
-    Transform("grad", "grad", "autodiff", "jax.grad of the sum of the outputs.", _grad),
-    Transform("jvp", "jvp", "autodiff", "jax.jvp with a random tangent.", _jvp),
-    Transform("vjp", "vjp", "autodiff", "jax.vjp with a random cotangent.", _vjp),
-    Transform("jacfwd", "jacfwd", "autodiff", "jax.jacfwd (forward mode).", _jac(jax.jacfwd)),
-    Transform("jacrev", "jacrev", "autodiff", "jax.jacrev (reverse mode).", _jac(jax.jacrev)),
-    Transform("hessian", "hessian", "autodiff", "jax.hessian of the sum of the outputs.", _hessian),
-    Transform("vmap_grad", "vmap∘grad", "autodiff", "jax.vmap(jax.grad(...)).", _vmap_grad),
+    Transform("grad", "grad", "autodiff", "jax.grad of the sum of the outputs.", autodiff.grad),
+    Transform("jvp", "jvp", "autodiff", "jax.jvp with a random tangent.", autodiff.jvp),
+    Transform("vjp", "vjp", "autodiff", "jax.vjp with a random cotangent.", autodiff.vjp),
+    Transform(
+        "jacfwd", "jacfwd", "autodiff", "jax.jacfwd (forward mode).", autodiff.jac(jax.jacfwd)
+    ),
+    Transform(
+        "jacrev", "jacrev", "autodiff", "jax.jacrev (reverse mode).", autodiff.jac(jax.jacrev)
+    ),
+    Transform(
+        "hessian", "hessian", "autodiff", "jax.hessian of the sum of the outputs.", autodiff.hessian
+    ),
+    Transform("vmap_grad", "vmap∘grad", "autodiff", "jax.vmap(jax.grad(...)).", autodiff.vmap_grad),
     Transform(
         "checkpoint_grad",
         "grad∘checkpoint",
         "autodiff",
         "jax.grad(jax.checkpoint(...)): rematerialisation runs the forward pass again.",
-        _checkpoint_grad,
+        autodiff.checkpoint_grad,
     ),
-    Transform("scan", "lax.scan", "control flow", "lax.scan over 3 steps, f once per step.", _scan),
+    Transform(
+        "scan", "lax.scan", "control flow", "lax.scan over 3 steps, f once per step.", control.scan
+    ),
     Transform(
         "while_loop",
         "lax.while_loop",
         "control flow",
         "lax.while_loop running f 3 times on the same input.",
-        _loop("while"),
+        control.loop("while"),
     ),
     Transform(
         "fori_loop",
         "lax.fori_loop",
         "control flow",
         "lax.fori_loop(0, 3) running f 3 times (static trip count: lowered as a scan).",
-        _loop("fori"),
+        control.loop("fori"),
     ),
     Transform(
         "cond",
         "lax.cond",
         "control flow",
         "f in the taken branch of lax.cond under jit.",
-        _cond,
+        control.cond,
     ),
     Transform(
         "vmap_cond",
@@ -414,14 +246,103 @@ TRANSFORMS: tuple[Transform, ...] = (
         "control flow",
         "vmap of lax.cond with a batched predicate (2 of 4 elements take f): "
         "a batched cond runs both branches.",
-        _vmap_cond,
+        control.vmap_cond,
     ),
     Transform(
         "vmap_while",
         "vmap∘while",
         "control flow",
         "vmap of lax.while_loop with a batched trip count (1, 2, 3, 1).",
-        _vmap_while,
+        control.vmap_while,
+    ),
+    Transform(
+        "linearize",
+        "linearize",
+        "autodiff",
+        "jax.linearize, then the linear map applied to a random tangent.",
+        autodiff.linearize,
+    ),
+    Transform(
+        "linear_transpose",
+        "linear_transpose",
+        "autodiff",
+        "jax.linear_transpose of the linearized map, applied to a random cotangent.",
+        autodiff.linear_transpose,
+    ),
+    Transform(
+        "checkpoint_nothing_grad",
+        "grad∘checkpoint, save nothing",
+        "autodiff",
+        "jax.grad(jax.checkpoint(..., policy=jax.checkpoint_policies.nothing_saveable)).",
+        autodiff.checkpoint_nothing_grad,
+    ),
+    Transform(
+        "custom_vjp_fwd",
+        "custom_vjp forward",
+        "custom rules",
+        "grad of a user's custom_vjp whose forward pass calls f and whose backward pass uses "
+        "what it returned (the host-offload pattern).",
+        autodiff.custom_vjp_fwd,
+    ),
+    Transform(
+        "custom_vjp_bwd",
+        "custom_vjp backward",
+        "custom rules",
+        "grad of a user's custom_vjp whose backward pass calls f.",
+        autodiff.custom_vjp_bwd,
+    ),
+    Transform(
+        "custom_jvp_rule",
+        "custom_jvp rule",
+        "custom rules",
+        "grad of a user's custom_jvp whose rule calls f for the slope.",
+        autodiff.custom_jvp_rule,
+    ),
+    Transform(
+        "grad_scan_args",
+        "grad, scan, f aside",
+        "loops under grad",
+        "grad of a 3-step lax.scan over a differentiated carry, f called on every step with "
+        "its inputs passed through the scan (off the differentiated path), its results the "
+        "scan's auxiliary output.",
+        autodiff.grad_aside("scan", args=True),
+    ),
+    Transform(
+        "grad_scan_const",
+        "grad, scan, f on constants",
+        "loops under grad",
+        "the same with f's inputs closed over as constants: the call has no traced arguments.",
+        autodiff.grad_aside("scan", args=False),
+    ),
+    Transform(
+        "jit_grad_scan_args",
+        "jit∘grad, scan, f aside",
+        "loops under grad",
+        "jax.jit of the grad of the scan with f aside.",
+        autodiff.grad_aside("scan", args=True, jit=True),
+    ),
+    Transform(
+        "grad_fori_args",
+        "grad, fori_loop, f aside",
+        "loops under grad",
+        "grad of a 3-step lax.fori_loop over a differentiated carry, f called on every step "
+        "with its inputs carried through the loop, its last result returned as auxiliary output.",
+        autodiff.grad_aside("fori", args=True),
+    ),
+    Transform(
+        "grad_fori_const",
+        "grad, fori_loop, f on constants",
+        "loops under grad",
+        "the same with f's inputs closed over as constants.",
+        autodiff.grad_aside("fori", args=False),
+    ),
+    Transform(
+        "vmap_while_cond",
+        "vmap∘while, f in cond",
+        "control flow",
+        "vmap of lax.while_loop whose condition calls f, with a batched trip count "
+        "(1, 2, 3, 1): the predicate is batched.",
+        control.vmap_while_cond,
     ),
     Transform(
         "export",
@@ -431,6 +352,21 @@ TRANSFORMS: tuple[Transform, ...] = (
         _export,
     ),
 )
+
+
+# Columns grouped for the tables (a group's columns stay next to each other), each group in
+# the order written above.
+GROUPS = (
+    "compile",
+    "batch",
+    "parallel",
+    "autodiff",
+    "custom rules",
+    "loops under grad",
+    "control flow",
+    "export",
+)
+TRANSFORMS: tuple[Transform, ...] = tuple(sorted(_ALL, key=lambda t: GROUPS.index(t.group)))
 
 
 def by_id(tid: str) -> Transform:

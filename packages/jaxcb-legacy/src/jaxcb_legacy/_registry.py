@@ -9,7 +9,7 @@ from typing import Any
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 NOT_A_VALUE = "id_tap returns its argument unchanged: it observes values, it cannot compute one"
 NOT_AN_EFFECT = "host_callback.call computes a value; the logging form is id_tap (its own row)"
-PURE_ONLY = "the seeds use pure_callback for pure computations only"
+PURE_ONLY = "the source texts use pure_callback for pure computations only"
 
 
 def _has_host_callback() -> bool:
@@ -57,7 +57,7 @@ def variants() -> list[dict[str, Any]]:
         row(
             "host_callback/call",
             "host_callback.call",
-            "jax.experimental.host_callback.call: compute a value on the host (removed in JAX 0.4.35).",
+            "jax.experimental.host_callback.call: compute a value on the host (removed in JAX 0.4.35, per the JAX changelog).",
             80,
             {
                 **{n: getattr(mods[n], f"{n}_call") for n in PURE},
@@ -68,7 +68,7 @@ def variants() -> list[dict[str, Any]]:
         row(
             "host_callback/id_tap",
             "host_callback.id_tap",
-            "jax.experimental.host_callback.id_tap: tap values for logging (removed in JAX 0.4.35).",
+            "jax.experimental.host_callback.id_tap: tap values for logging (removed in JAX 0.4.35, per the JAX changelog).",
             81,
             {"log_steps": mods["log_steps"].log_steps, "progress": mods["progress"].progress},
             {**dict.fromkeys(PURE, NOT_A_VALUE), "host_draw": NOT_A_VALUE},
@@ -76,7 +76,8 @@ def variants() -> list[dict[str, Any]]:
         row(
             "pure_callback/vectorized",
             "pure_callback, vectorized=True",
-            "jax.pure_callback(..., vectorized=True), as in seed 004; replaced by vmap_method in 0.4.35.",
+            "jax.pure_callback(..., vectorized=True), as JAX's early External callbacks guide wrote it; "
+            "deprecated for vmap_method in JAX 0.4.35 (JAX changelog).",
             82,
             {n: getattr(mods[n], f"{n}_vectorized") for n in PURE},
             dict.fromkeys(("log_steps", "progress", "host_draw"), PURE_ONLY),
@@ -84,7 +85,8 @@ def variants() -> list[dict[str, Any]]:
         row(
             "pure_callback/implicit_sequential",
             "pure_callback, old default",
-            "jax.pure_callback without vectorized: the old implicit sequential vmap, as in seed 000.",
+            "jax.pure_callback without vectorized: the old implicit sequential vmap, as the Chinese "
+            "pure_callback tutorial wrote it.",
             83,
             {n: getattr(mods[n], f"{n}_sequential") for n in PURE},
             dict.fromkeys(("log_steps", "progress", "host_draw"), PURE_ONLY),

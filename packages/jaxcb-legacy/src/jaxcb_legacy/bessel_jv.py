@@ -1,8 +1,9 @@
-"""`bessel_jv` through the removed host-callback APIs, written the way the seed texts did.
+"""`bessel_jv` through the removed host-callback APIs, written the way the two source texts did
+(the Chinese pure_callback tutorial and JAX's early External callbacks guide).
 
 `bessel_jv_call` uses `jax.experimental.host_callback.call`; `bessel_jv_vectorized` and
 `bessel_jv_sequential` use `jax.pure_callback` with `vectorized=True` / the old default.
-No derivative rules: the seeds' claims about `grad` are measured on these bare forms.
+No derivative rules: the texts' claims about `grad` are measured on these bare forms.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-step logging inside `lax.scan` with `host_callback.id_tap` (removed in JAX 0.4.35).
+"""Per-step logging inside `lax.scan` with `host_callback.id_tap` (removed in JAX 0.4.35, per the JAX changelog).
 
 `id_tap(tap, arg)` returns `arg` unchanged and calls `tap(arg, transforms)` on the host;
 the result must be used, or the tap may be dropped. Migrate to `jax.debug.callback` or

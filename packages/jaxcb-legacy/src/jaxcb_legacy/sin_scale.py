@@ -1,8 +1,9 @@
-"""`sin_scale` through the removed host-callback APIs, written the way the seed texts did.
+"""`sin_scale` through the removed host-callback APIs, written the way the two source texts did
+(the Chinese pure_callback tutorial and JAX's early External callbacks guide).
 
 `sin_scale_call` uses `jax.experimental.host_callback.call`; `sin_scale_vectorized` and
 `sin_scale_sequential` use `jax.pure_callback` with `vectorized=True` / the old default.
-No derivative rules: the seeds' claims about `grad` are measured on these bare forms.
+No derivative rules: the texts' claims about `grad` are measured on these bare forms.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ BATCHING = (
     "vmap_grad",
     "vmap_cond",
     "vmap_while",
+    "vmap_while_cond",
 )
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 # Every host function of each module: expm's backward pass runs a second one.

@@ -1,0 +1,168 @@
+"""Directives for the behaviour data (``docs/data/behaviour/*.json``): exceptions,
+dispatch and the gotchas, one column per committed environment.
+
+=========================  ===========================================================
+directive                  expands to
+=========================  ===========================================================
+behaviour-exceptions       mechanism × context: the type the caller sees, and whether
+                           the original type, the message, the next call and an
+                           ordered effect survive, per environment
+behaviour-table GROUP ID…  the outcome of observations (a prefix ``ID*`` matches many),
+                           facts as rows, one column per environment
+gotcha ID                  one gotcha: its code (the scenario's snippet section) and
+                           its measured outcome per environment
+=========================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from jaxcb_core import schema
+
+from . import data
+from .render import esc
+
+BEHAVIOUR_DIR = data.ROOT / "docs" / "data" / "behaviour"
+SCENARIOS = "tests/behaviour"
+
+
+class BehaviourError(ValueError):
+    pass
+
+
+@functools.cache
+def _files(stamp: tuple[tuple[str, float], ...]) -> tuple[tuple[str, schema.BehaviourFile], ...]:
+    out = [(name, schema.load_behaviour(BEHAVIOUR_DIR / name)) for name, _ in stamp]
+    key = lambda p: tuple(int(x) for x in p[1].environment.jax.split(".") if x.isdigit())  # noqa: E731
+    return tuple(sorted(out, key=key, reverse=True))
+
+
+def files() -> tuple[tuple[str, schema.BehaviourFile], ...]:
+    stamp = tuple((p.name, p.stat().st_mtime) for p in schema.files(BEHAVIOUR_DIR))
+    return _files(stamp)
+
+
+def _label(f: schema.BehaviourFile) -> str:
+    e = f.environment
+    return f"JAX {e.jax}"
+
+
+def _fmt(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "—"
+    return f"`{value}`" if isinstance(value, str) and " " not in value else esc(value)
+
+
+def _find(f: schema.BehaviourFile, group: str, oid: str) -> schema.Observation | None:
+    return next((o for o in f.observations if o.group == group and o.id == oid), None)
+
+
+def _matching(group: str, pattern: str) -> list[str]:
+    ids: list[str] = []
+    for _, f in files():
+        for o in f.observations:
+            hit = o.id.startswith(pattern[:-1]) if pattern.endswith("*") else o.id == pattern
+            if o.group == group and hit and o.id not in ids:
+                ids.append(o.id)
+    if not ids:
+        raise BehaviourError(f"no committed observation {group}:{pattern}")
+    return ids
+
+
+def d_table(src: str, group: str, *patterns: str) -> str:
+    """One table per observation: each fact a row, each environment a column."""
+    fs = files()
+    if not fs:
+        return "*No behaviour data committed yet: run `pytest tests/behaviour --update-behaviour`.*"
+    blocks = []
+    for pattern in patterns:
+        for oid in _matching(group, pattern):
+            obs = [(_label(f), _find(f, group, oid)) for _, f in fs]
+            title = next(o.title for _, o in obs if o is not None)
+            facts: list[str] = []
+            for _, o in obs:
+                facts += [k for k in (o.outcome if o else {}) if k not in facts]
+            head = "| " + esc(title) + " | " + " | ".join(label for label, _ in obs) + " |"
+            rows = [head, "|:--|" + "--:|" * len(obs)]
+            for k in facts:
+                cells = [_fmt(o.outcome.get(k)) if o else "not measured" for _, o in obs]
+                rows.append(f"| {k.replace('_', ' ')} | " + " | ".join(cells) + " |")
+            tests = {o.test for _, o in obs if o}
+            blocks.append("\n".join(rows) + f"\n\n<small>measured by `{next(iter(tests))}`</small>")
+    return "\n\n".join(blocks)
+
+
+CONTEXTS = ("eager", "jit", "vmap", "scan", "cond", "shard_map")
+
+
+def d_exceptions(src: str) -> str:
+    """Per environment: mechanism rows × context columns, what the caller catches."""
+    fs = files()
+    if not fs:
+        return "*No behaviour data committed yet.*"
+    blocks = []
+    for _, f in fs:
+        rows = {}
+        for o in f.observations:
+            if o.group != "exception" or "/" not in o.id or o.id.startswith("instead/"):
+                continue
+            mech, ctx = o.id.rsplit("/", 1)
+            out = o.outcome
+            marks = [
+                "type kept" if out.get("original_type_in_chain") else "",
+                "message kept" if out.get("message_kept") else "",
+                "next call fails" if out.get("next_call_works") is not True else "",
+                "ordered effect fails"
+                if out.get("ordered_effect_after") not in (True, None)
+                else "",
+            ]
+            text = f"`{out.get('caller_sees')}`" + "".join(
+                f"<br><small>{m}</small>" for m in marks if m
+            )
+            rows.setdefault(mech, {})[ctx] = text
+        lines = ["| mechanism | " + " | ".join(CONTEXTS) + " |", "|:--|" + "--|" * len(CONTEXTS)]
+        for mech, cells in rows.items():
+            lines.append(f"| `{mech}` | " + " | ".join(cells.get(c, "—") for c in CONTEXTS) + " |")
+        blocks.append((_label(f), "\n".join(lines)))
+    return _tabs(blocks)
+
+
+def _tabs(blocks: list[tuple[str, str]]) -> str:
+    out = []
+    for label, body in blocks:
+        out.append(f'=== "{label}"\n')
+        out.append("\n".join(("    " + line) if line else "" for line in body.splitlines()))
+        out.append("")
+    return "\n".join(out)
+
+
+def _source(oid: str) -> tuple[str, str]:
+    """``(file, section)`` of a scenario's snippet section."""
+    for path in sorted((data.ROOT / SCENARIOS).glob("*.py")):
+        if f"[start:{oid}]" in path.read_text(encoding="utf-8"):
+            return path.relative_to(data.ROOT).as_posix(), oid
+    raise BehaviourError(f"no snippet section [start:{oid}] under {SCENARIOS}/")
+
+
+def d_gotcha(src: str, oid: str, group: str = "gotcha") -> str:
+    path, section = _source(oid.split("/")[-1])
+    code = f'```python title="{path}"\n--8<-- "{path}:{section}"\n```'
+    return code + "\n\n" + d_table(src, group, oid)
+
+
+DIRECTIVES = {
+    "behaviour-exceptions": d_exceptions,
+    "behaviour-table": d_table,
+    "gotcha": d_gotcha,
+}
+
+
+def observation(group: str, oid: str) -> list[tuple[str, schema.Observation | None]]:
+    """The observation in every committed environment (``None`` where not measured)."""
+    return [(_label(f), _find(f, group, oid)) for _, f in files()]

@@ -1,0 +1,132 @@
+"""Statements about behaviour, checked against the data when the site is built.
+
+A page that states how a mechanism behaves cites the cells that show it:
+
+``<!-- jaxcb:expect SUBJECT COMPUTATION TRANSFORM FIELD=VALUE ... -->``
+    SUBJECT is a variant id or a mechanism name (every variant of it), COMPUTATION a
+    name or ``*`` (every computation the variant implements), TRANSFORM a transform id;
+    each ``FIELD=VALUE`` (``status=error``, ``error_type=ValueError``, ``host_calls=0``,
+    ``effects.verdict=duplicated``; ``a|b`` allows either) must hold for every cited cell
+    that is not "not applicable", in every committed matrix file that has the subject.
+    A statement whose cells say otherwise, or that cites no measured cell, fails the
+    build (``mkdocs build --strict``). It renders as a small "measured" mark whose
+    tooltip lists the environments that were checked.
+``<!-- jaxcb:expect-observation GROUP ID FIELD=VALUE ... -->``
+    the same for an observation of the behaviour data (exceptions, dispatch, gotchas).
+
+Claims of the two source texts get a verdict from the same comparison (``verdict``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import behaviour
+from .data import Matrix, load_matrices
+from .render import esc
+
+
+class ClaimError(ValueError):
+    """A page states a behaviour its cited data does not show."""
+
+
+def parse(pairs: tuple[str, ...]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for p in pairs:
+        field, sep, value = p.partition("=")
+        if not sep:
+            raise ClaimError(f"expected FIELD=VALUE, got {p!r}")
+        out[field] = set(value.split("|"))
+    if not out:
+        raise ClaimError("a statement must say what it expects (FIELD=VALUE)")
+    return out
+
+
+def _value(record: dict[str, Any], field: str) -> str:
+    cur: Any = record
+    for part in field.split("."):
+        cur = cur.get(part) if isinstance(cur, dict) else None
+    return "null" if cur is None else str(cur).lower() if isinstance(cur, bool) else str(cur)
+
+
+def cells(subject: str, computation: str, transform: str) -> list[tuple[Matrix, dict[str, Any]]]:
+    """Every applicable cell the citation names, in every committed file."""
+    out = []
+    for m in load_matrices():
+        for v in m.variants:
+            if subject not in (v["id"], v["mechanism"]):
+                continue
+            names = [c["name"] for c in m.computations] if computation == "*" else [computation]
+            for name in names:
+                cell = m.cell(v["id"], name, transform)
+                if cell is not None and cell["status"] != "n/a":
+                    out.append((m, cell))
+    return out
+
+
+def mismatches(found: list[tuple[Any, dict[str, Any]]], expect: dict[str, set[str]]) -> list[str]:
+    out = []
+    for where, record in found:
+        for field, allowed in expect.items():
+            got = _value(record, field)
+            if got not in allowed:
+                label = where.label if hasattr(where, "label") else str(where)
+                who = record.get("test") or record.get("id")
+                out.append(f"{label}: {who}: {field} is {got!r}, the page says {sorted(allowed)}")
+    return out
+
+
+def _mark(envs: list[str], n: int) -> str:
+    tip = f"checked at build time against {n} measured record(s): " + ", ".join(envs)
+    return f'<sup class="jx-expect" title="{esc(tip)}">measured</sup>'
+
+
+def d_expect(src: str, subject: str, computation: str, transform: str, *pairs: str) -> str:
+    expect = parse(pairs)
+    found = cells(subject, computation, transform)
+    if not found:
+        raise ClaimError(f"{src}: {subject} {computation} {transform} cites no measured cell")
+    wrong = mismatches(found, expect)
+    if wrong:
+        raise ClaimError(
+            f"{src}: the page states what the data does not show:\n  " + "\n  ".join(wrong[:8])
+        )
+    return _mark(sorted({m.label for m, _ in found}), len(found))
+
+
+def d_expect_observation(src: str, group: str, oid: str, *pairs: str) -> str:
+    expect = parse(pairs)
+    found = [
+        (label, o.model_dump()["outcome"] | {"id": o.id})
+        for label, o in behaviour.observation(group, oid)
+        if o
+    ]
+    if not found:
+        raise ClaimError(f"{src}: observation {group}:{oid} is not measured in any committed file")
+    wrong = mismatches(found, expect)
+    if wrong:
+        raise ClaimError(
+            f"{src}: the page states what the data does not show:\n  " + "\n  ".join(wrong[:8])
+        )
+    return _mark([label for label, _ in found], len(found))
+
+
+VERDICT_RULE = (
+    "A claim **holds** when every cell it is checked against shows what it says, is **false** "
+    "when none does, **partly** holds when some do, and is **not measured here** when no "
+    "committed file has any of its cells."
+)
+
+
+def verdict(results: list[bool]) -> str:
+    """The verdict of a claim from whether each of its measured cells agrees with it."""
+    if not results:
+        return "not measured here"
+    if all(results):
+        return "holds"
+    if not any(results):
+        return "false"
+    return "partly"
+
+
+DIRECTIVES = {"expect": d_expect, "expect-observation": d_expect_observation}

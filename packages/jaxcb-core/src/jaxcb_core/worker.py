@@ -1,0 +1,183 @@
+"""One process of a multi-process matrix job: ``python -m jaxcb_core.worker``.
+
+:mod:`jaxcb_core.distributed` starts N of these. Each asks for its CPU devices, turns on
+CPU collectives (gloo), joins the job with ``jax.distributed.initialize`` (the coordinator
+on 127.0.0.1), then runs the planned cells in the plan's order (the same in every process,
+as SPMD programs must) and appends one JSON line per cell to its results file: what this
+process saw, through the variant's probe. Whether the job as a whole got it right is
+decided by the harness from every process's lines (:mod:`jaxcb_core.distmatrix`). After
+the cells it may time the sharded host calls (:mod:`jaxcb_core.shardcost`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import io
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import IO, Any
+
+import numpy as np
+
+from . import checks, environment
+
+__all__ = ["enable_cpu_collectives", "main", "run"]
+
+
+def enable_cpu_collectives() -> str:
+    """Cross-process collectives on CPU through gloo; says which option did it.
+
+    JAX 0.4.3x and later (0.10, 0.12): ``jax_cpu_collectives_implementation="gloo"`` (gloo
+    is already the default there); before: ``jax_cpu_enable_gloo_collectives=True``.
+    """
+    import jax
+
+    for name, value in (
+        ("jax_cpu_collectives_implementation", "gloo"),
+        ("jax_cpu_enable_gloo_collectives", True),
+    ):
+        try:
+            jax.config.update(name, value)
+        except AttributeError:  # "Unrecognized config option"
+            continue
+        return f"{name}={value}"
+    raise RuntimeError(f"JAX {jax.__version__} has no option for CPU collectives")
+
+
+def _plain(x: Any) -> Any:
+    return None if x is None else np.asarray(x).tolist()
+
+
+def run(variant: Any, comp: Any, transform: Any, dtype: Any = np.float32) -> dict[str, Any]:
+    """One cell in this process: what it returned, what its host side got, as JSON data."""
+    import jax
+
+    from . import spmd
+    from .cell import Recorder, _case, _sink
+    from .probe import observe
+    from .transforms import NotApplicable
+
+    out: dict[str, Any] = {"process": jax.process_index(), "status": "n/a"}
+    fn = variant.implementation(comp.name)
+    if fn is None:
+        out["reason"] = variant.unsupported.get(comp.name, "not implemented")
+        return out
+    if not variant.measured_under(transform.id):
+        out["reason"] = variant.scope
+        return out
+    for keyword, value in spmd.KEYWORDS.get(transform.id, {}).items():
+        if not variant.takes(comp.name, keyword):
+            out["reason"] = f"{variant.mechanism} here takes no {keyword}= option"
+            return out
+        fn = functools.partial(fn, **{keyword: value})
+    sink = _sink(comp)
+    if sink is not None and comp.sink and variant.takes(comp.name, comp.sink):
+        fn = functools.partial(fn, **{comp.sink: sink})
+    case = _case(comp, fn, dtype)
+    trial: Any = None
+    seen: Any = None
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with (
+            contextlib.redirect_stdout(io.StringIO()),  # outside the probe: it may read stdout
+            observe(variant.probe, comp.name) as tally,
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
+            try:
+                trial = transform.apply(case)
+                jax.block_until_ready(trial.outputs)
+            finally:
+                jax.effects_barrier()
+            seen = spmd.read(trial.outputs)
+    except NotApplicable as e:
+        out["reason"] = str(e)
+        return out
+    except Exception as e:  # the point of the matrix: record what JAX raises
+        out.update(status="error", error_type=type(e).__name__, error=checks.first_line(e))
+    if caught:
+        w = caught[0]
+        out["warning"] = f"{w.category.__name__}: {checks.first_line(Warning(str(w.message)))}"
+    if tally is not None:
+        out["host_calls"] = tally.calls
+        out["shapes"] = sorted(set(getattr(tally, "shapes", None) or [])) or None
+    if trial is None:
+        return out
+    out["placement"] = spmd.placement(trial.outputs)
+    if seen is None:  # reading the result raised
+        return out
+    rtol, atol = checks.tolerance(comp, dtype, trial.derivative, transform.id)
+    out.update(status="ok", rtol=rtol, atol=atol)
+    out["mismatch"] = checks.mismatch(seen, trial.expected, rtol, atol)
+    if comp.kind == "effect":
+        groups = [comp.records(*case.full(c)) for c in trial.calls]
+        records = getattr(tally, "records", None)
+        if records is None:
+            assert isinstance(sink, Recorder)
+            first = groups[0][0][1] if groups and groups[0] else None
+            records = checks.split(sink.records, None if first is None else np.ndim(first))
+        out["expected"] = [[[int(k), _plain(x)] for k, x in g] for g in groups]
+        out["records"] = [[int(k), _plain(x)] for k, x in records]
+    elif comp.kind == "impure":
+        out.update(calls=len(trial.calls), draws=getattr(sink, "draws", 0))
+    return out
+
+
+def _emit(f: IO[str], record: dict[str, Any]) -> None:
+    f.write(json.dumps(record) + "\n")
+    f.flush()
+    os.fsync(f.fileno())  # the harness reads while this process runs, and may kill it
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m jaxcb_core.worker", description=__doc__)
+    p.add_argument("--process-id", type=int, required=True)
+    p.add_argument("--processes", type=int, required=True)
+    p.add_argument("--local-devices", type=int, required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--plan", required=True, help="JSON: keys, registries, costs, init_timeout")
+    p.add_argument("--out", required=True, help="JSON-lines file this process appends to")
+    args = p.parse_args(argv)
+    with open(args.plan, encoding="utf-8") as f:
+        plan = json.load(f)
+
+    import jax
+
+    environment.use_cpu_devices(args.local_devices)
+    collectives = enable_cpu_collectives()
+    address = f"127.0.0.1:{args.port}"
+    jax.distributed.initialize(
+        coordinator_address=address,
+        coordinator_bind_address=address,  # the default binds every interface
+        num_processes=args.processes,
+        process_id=args.process_id,
+        initialization_timeout=int(plan.get("init_timeout", 120)),
+    )
+    from .catalog import by_name
+    from .mechanisms import discover, from_file
+    from .spmd import by_id
+
+    variants = {v.id: v for v in discover()}
+    for spec in plan.get("registries", ()):
+        variants.update((v.id, v) for v in from_file(spec))
+    with open(args.out, "a", encoding="utf-8") as f:
+        ready = {**environment.describe(), "collectives": collectives, "pid": os.getpid()}
+        _emit(f, {"ready": ready})
+        for v, c, t in plan["keys"]:
+            _emit(f, {"cell": run(variants[v], by_name(c), by_id(t))})
+        if plan.get("costs"):
+            from . import shardcost
+
+            _emit(f, {"costs": shardcost.measure(list(variants.values()))})
+        _emit(f, {"done": True})
+    jax.distributed.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""The behaviour scenarios' registry and helpers.
+
+A scenario is a function returning its measured outcome, a flat ``{fact: value}`` dict
+with no timings; ``@scenario(group, id, title)`` registers it. The session measures every
+scenario once and compares with ``docs/data/behaviour/<jax>-<platform>-<layout>.json``
+(``--update-behaviour`` rewrites it); the site renders the file. Mechanisms are found
+through the registries' ``bare`` forms, never by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from jaxcb_core.mechanisms import Variant, discover
+
+Outcome = dict[str, Any]
+TEST_FILE = "tests/behaviour/test_behaviour.py"
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    group: str  # exception | dispatch | gotcha
+    id: str
+    title: str
+    run: Callable[[], Outcome]
+
+    @property
+    def isolated(self) -> bool:
+        return bool(getattr(self.run, "__jaxcb_isolated__", False))
+
+    @property
+    def key(self) -> str:
+        return f"{self.group}:{self.id}"
+
+    @property
+    def test(self) -> str:
+        return f"{TEST_FILE}::test_observation[{self.key}]"
+
+
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(
+    group: str, id: str, title: str
+) -> Callable[[Callable[[], Outcome]], Callable[[], Outcome]]:
+    def register(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
+        s = Scenario(group, id, title, fn)
+        if s.key in SCENARIOS:
+            raise ValueError(f"two scenarios {s.key}")
+        SCENARIOS[s.key] = s
+        return fn
+
+    return register
+
+
+@functools.cache
+def bare(form: str) -> tuple[tuple[str, Callable[..., Any]], ...]:
+    """``(mechanism, bare form)`` for every mechanism whose registry has ``form``."""
+    seen: dict[str, Callable[..., Any]] = {}
+    for v in discover():
+        if form in v.bare:
+            seen.setdefault(v.mechanism, v.bare[form])
+    return tuple(seen.items())
+
+
+def variants() -> list[Variant]:
+    return discover()
+
+
+def python(code: str, *, timeout: float = 60, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run ``code`` in a fresh interpreter (4 CPU devices): ``returncode`` (``None`` when it
+    was killed at ``timeout``), ``stdout``, ``stderr``."""
+    prelude = "from jaxcb_core import environment\nenvironment.use_cpu_devices(4)\n"
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", prelude + textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})},
+            check=False,
+        )
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return {"returncode": None, "stdout": out, "stderr": ""}
+    return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+
+
+def isolated(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
+    """Mark a scenario to run in a fresh interpreter of its own (one that may leave the
+    runtime in a state the next scenario would inherit, a failed callback on old JAX)."""
+    fn.__jaxcb_isolated__ = True  # type: ignore[attr-defined]
+    return fn
+
+
+def error_name(e: BaseException) -> str:
+    return type(e).__name__
+
+
+def chain(e: BaseException) -> list[BaseException]:
+    """``e``, its ``__cause__``/``__context__``, theirs, ... (each once)."""
+    out: list[BaseException] = []
+    cur: BaseException | None = e
+    while cur is not None and cur not in out:
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def _worker_init(path: list[str]) -> None:
+    import sys
+
+    sys.path[:0] = [p for p in path if p not in sys.path]
+    from jaxcb_core import environment
+
+    environment.use_cpu_devices(4)
+
+
+def _in_worker(key: str) -> Outcome:
+    import dispatch  # noqa: F401  (each registers its scenarios)
+    import exceptions  # noqa: F401
+    import gotchas  # noqa: F401
+
+    return SCENARIOS[key].run()
+
+
+def run_isolated(keys: list[str], workers: int = 2) -> dict[str, Outcome | BaseException]:
+    """Each scenario of ``keys`` in a fresh spawned interpreter (at most ``workers`` at once)."""
+    import multiprocessing
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    out: dict[str, Outcome | BaseException] = {}
+    if not keys:
+        return out
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        workers,
+        mp_context=ctx,
+        initializer=_worker_init,
+        initargs=(list(sys.path),),
+        max_tasks_per_child=1,
+    ) as pool:
+        futures = {k: pool.submit(_in_worker, k) for k in keys}
+        for k, f in futures.items():
+            try:
+                out[k] = f.result(timeout=300)
+            except Exception as e:  # the scenario's own failure, recorded as such
+                out[k] = e
+    return out

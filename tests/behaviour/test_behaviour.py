@@ -1,0 +1,115 @@
+"""Behaviour outside the matrix grid, measured on the installed JAX and snapshot-tested.
+
+Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``): its outcome
+must equal the committed one in ``docs/data/behaviour/``. When JAX changes behaviour the
+test fails and shows both; ``--update-behaviour`` rewrites the file from what ran.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import dispatch  # noqa: F401  (registers its scenarios)
+import exceptions  # noqa: F401
+import gotchas  # noqa: F401
+import pytest
+from harness import SCENARIOS, Scenario, run_isolated
+
+from jaxcb_core import environment, matrix
+from jaxcb_core.schema import (
+    BehaviourFile,
+    MatrixEnvironment,
+    Observation,
+    dump,
+    load_behaviour,
+    matrix_stem,
+)
+
+KEYS = sorted(SCENARIOS)
+
+
+def data_path() -> Path:
+    env = MatrixEnvironment.model_validate(environment.describe())
+    return matrix.data_dir().parent / "behaviour" / f"{matrix_stem(env)}.json"
+
+
+@functools.cache
+def committed() -> dict[str, Observation]:
+    path = data_path()
+    if not path.exists():
+        return {}
+    return {f"{o.group}:{o.id}": o for o in load_behaviour(path).observations}
+
+
+def _run(s: Scenario, result: dict[str, Any] | BaseException | None = None) -> Observation:
+    if result is None:
+        try:
+            result = s.run()
+        except Exception as e:  # a scenario that fails to run is a result too, and says so
+            result = e
+    if isinstance(result, BaseException):
+        text = (str(result).strip().splitlines() or [""])[0][:160]
+        result = {"scenario_failed": f"{type(result).__name__}: {text}"}
+    outcome = result
+    clean = {
+        k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
+        for k, v in outcome.items()
+    }
+    return Observation(group=s.group, id=s.id, title=s.title, outcome=clean, test=s.test)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def measured(request: pytest.FixtureRequest) -> dict[str, Observation]:
+    selected = [
+        item.callspec.params["key"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_observation"
+    ]
+    # the isolated scenarios (a failing callback) each in a fresh interpreter; the others
+    # here, one after another; the dispatch ones start interpreters of their own, two at once
+    isolated = [k for k in selected if SCENARIOS[k].isolated]
+    spawned = [k for k in selected if SCENARIOS[k].group == "dispatch"]
+    inproc = [k for k in selected if k not in isolated and k not in spawned]
+    out = {k: _run(SCENARIOS[k]) for k in inproc}
+    with ThreadPoolExecutor(2) as pool:
+        out.update(zip(spawned, pool.map(lambda k: _run(SCENARIOS[k]), spawned), strict=True))
+    for k, result in run_isolated(isolated).items():
+        out[k] = _run(SCENARIOS[k], result)
+    if request.config.getoption("--update-behaviour"):
+        path = data_path()
+        kept = dict(committed())
+        kept.update(out)
+        env = MatrixEnvironment.model_validate(environment.describe())
+        order = {k: i for i, k in enumerate(KEYS)}
+        ordered = sorted(kept.values(), key=lambda o: order.get(f"{o.group}:{o.id}", 1 << 30))
+        dump(BehaviourFile(environment=env, observations=ordered), path)
+        print(f"\njaxcb: measured {len(out)} observations, {path} now has {len(ordered)}")
+        committed.cache_clear()
+    return out
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_observation(key: str, measured: dict[str, Observation]) -> None:
+    now = measured[key]
+    old = committed().get(key)
+    if old is None:
+        pytest.fail(
+            f"{data_path()} has no observation {key}: run `pytest tests/behaviour --update-behaviour`"
+        )
+    assert (old.title, old.outcome) == (now.title, now.outcome), (
+        f"{key} no longer matches the committed behaviour:\n"
+        f"  committed {json.dumps(old.outcome)}\n  measured  {json.dumps(now.outcome)}"
+    )
+
+
+def test_no_stale_observations() -> None:
+    stale = sorted(set(committed()) - set(KEYS))
+    assert not stale, f"observations in {data_path()} that no longer exist: {stale}"
+
+
+def test_at_least_twenty_gotchas() -> None:
+    assert sum(s.group == "gotcha" for s in SCENARIOS.values()) >= 20
