@@ -304,6 +304,24 @@ def noops() -> list[Subject]:
     return out
 
 
+def eager(subject: Subject) -> Subject:
+    """``subject`` called without ``jax.jit``, on NumPy arguments, as at the prompt."""
+    return dataclasses.replace(subject, jit=False)
+
+
+def jitted(subject: Subject) -> Subject:
+    """The same call jitted: the reference an eager call is compared with."""
+    return dataclasses.replace(
+        subject,
+        id=f"{subject.id}/jit",
+        label=f"{subject.label}, jitted",
+        role="reference",
+        form="jitted",
+        doc=f"{subject.doc} Called under jax.jit.",
+        of=subject.id,
+    )
+
+
 def blas_default(subject: Subject) -> Subject:
     """``subject`` measured with OpenBLAS's default number of threads."""
     return dataclasses.replace(

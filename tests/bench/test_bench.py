@@ -18,6 +18,8 @@ Suites (the ``suite`` field of the data):
   each mechanism's no-op), one host call on the stacked states, and throttled to every
   100th step (``progress``).
 - ``grad``: ``jax.grad`` of the sum through the derivative rules, against native.
+- ``eager``: every variant called without ``jax.jit`` (as a user calls it at the prompt),
+  beside the same call jitted: what an eager call costs, and whether it recompiles.
 """
 
 from __future__ import annotations
@@ -83,10 +85,21 @@ def timed_call(
     """``(call, result, host calls per call)``; ``call()`` runs once and blocks until the
     result is ready. Compiled and counted inside the subject's probe (so its host
     functions are the counted ones), timed outside it."""
-    if not subject.jit:
-        fn = subject.build(None)  # type: ignore[arg-type]
+    if not subject.jit:  # plain Python: the floor, or an implementation called eagerly
         np_args = tuple(np.asarray(a) for a in args)
-        return (lambda: fn(*np_args)), fn(*np_args), None
+        with subject.observe() as tally:
+            fn = subject.build(tally)  # type: ignore[arg-type]
+
+            def plain() -> Any:
+                return jax.block_until_ready(fn(*np_args)) if subject.host else fn(*np_args)
+
+            out = plain()  # an eager call compiles what it needs the first time
+            jax.effects_barrier()
+            before = None if tally is None else tally.calls
+            out = plain()
+            jax.effects_barrier()
+            calls = None if tally is None or before is None else tally.calls - before
+        return plain, out, calls
     with subject.observe() as tally:
         f = jax.jit(subject.build(tally))
 
@@ -316,3 +329,57 @@ def test_grad(measure: Any, name: str, n: int, subject: cols.Subject, block: int
         block=block,
         expected=expected,
     )
+
+
+# ------------------------------------------------------------------------------- eager
+
+EAGER: dict[str, tuple[Any, ...]] = {
+    "sin_scale": (1,),
+    "log_steps": (),
+    "host_draw": (),
+}
+
+
+def _eager_args(name: str) -> tuple[Any, ...]:
+    comp = catalog.by_name(name)
+    return comp.sized_args(cols.DTYPE, 1) if comp.sized_args else comp.make_args(cols.DTYPE)
+
+
+def _eager_cases() -> list[Any]:
+    cases = []
+    for name in EAGER:
+        comp = catalog.by_name(name)
+        subjects = []
+        for v in cols.variants():
+            if name not in v.implementations or not v.measured_under("eager"):
+                continue
+            kw = (
+                {comp.sink: cols._noop_log}
+                if comp.sink in ("log", "report") and v.takes(name, comp.sink)
+                else {}
+            )
+            s = cols.pattern(v, name, **kw)
+            subjects += [cols.eager(s), cols.jitted(s)]
+        cases += _params((name, 1), subjects, f"{name}-eager")
+    return cases
+
+
+@pytest.mark.parametrize(("name", "n", "subject", "block"), _eager_cases())
+def test_eager(measure: Any, name: str, n: int, subject: cols.Subject, block: int) -> None:
+    comp = catalog.by_name(name)
+    args = _eager_args(name)
+    if comp.static_argnums:  # close over the static arguments (Python ints, shapes)
+        static = {i: args[i] for i in comp.static_argnums}
+        dyn = tuple(a for i, a in enumerate(args) if i not in static)
+        arity = len(args)
+
+        def close(f: Callable[..., Any]) -> Callable[..., Any]:
+            def g(*d: Any) -> Any:
+                it = iter(d)
+                return f(*[static[i] if i in static else next(it) for i in range(arity)])
+
+            return g
+
+        subject = subject.map(close)
+        args = dyn
+    _run(measure, subject, args, suite="eager", computation=name, n=n, block=block)

@@ -7,7 +7,8 @@ A page that states how a mechanism behaves cites the cells that show it:
     name or ``*`` (every computation the variant implements), TRANSFORM a transform id;
     each ``FIELD=VALUE`` (``status=error``, ``error_type=ValueError``, ``host_calls=0``,
     ``effects.verdict=duplicated``; ``a|b`` allows either) must hold for every cited cell
-    that is not "not applicable", in every committed matrix file that has the subject.
+    that is not "not applicable", in every committed matrix file that has the subject
+    (``jax=0.12.0.1|0.10.2`` restricts the files to those JAX versions).
     A statement whose cells say otherwise, or that cites no measured cell, fails the
     build (``mkdocs build --strict``). It renders as a small "measured" mark whose
     tooltip lists the environments that were checked.
@@ -49,10 +50,14 @@ def _value(record: dict[str, Any], field: str) -> str:
     return "null" if cur is None else str(cur).lower() if isinstance(cur, bool) else str(cur)
 
 
-def cells(subject: str, computation: str, transform: str) -> list[tuple[Matrix, dict[str, Any]]]:
-    """Every applicable cell the citation names, in every committed file."""
+def cells(
+    subject: str, computation: str, transform: str, jax: set[str] | None = None
+) -> list[tuple[Matrix, dict[str, Any]]]:
+    """Every applicable cell the citation names, in every committed file (of ``jax``)."""
     out = []
     for m in load_matrices():
+        if jax is not None and m.env["jax"] not in jax:
+            continue
         for v in m.variants:
             if subject not in (v["id"], v["mechanism"]):
                 continue
@@ -83,7 +88,7 @@ def _mark(envs: list[str], n: int) -> str:
 
 def d_expect(src: str, subject: str, computation: str, transform: str, *pairs: str) -> str:
     expect = parse(pairs)
-    found = cells(subject, computation, transform)
+    found = cells(subject, computation, transform, expect.pop("jax", None))
     if not found:
         raise ClaimError(f"{src}: {subject} {computation} {transform} cites no measured cell")
     wrong = mismatches(found, expect)

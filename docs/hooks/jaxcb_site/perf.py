@@ -449,6 +449,45 @@ def sec_grad() -> str:
     return per_device(_grad)
 
 
+def _eager(d: Device) -> str:
+    rows = []
+    for comp in d.computations("eager"):
+        for n in d.sizes("eager", comp):
+            for v in d.columns("eager", comp):
+                meta = d.variants[v]
+                if meta.form == "jitted":
+                    continue
+                r = d.get("eager", comp, v, n)
+                j = next(
+                    (
+                        d.get("eager", comp, w.id, n)
+                        for w in d.variants.values()
+                        if w.of == v and w.form == "jitted"
+                    ),
+                    None,
+                )
+                if r is None:
+                    continue
+                rows.append(
+                    [
+                        comp,
+                        d.label(v),
+                        cell(r),
+                        cell(j),
+                        fmt_ratio(r.median_s / j.median_s) if j else "–",
+                        "–" if r.host_calls is None else str(r.host_calls),
+                    ]
+                )
+    return table(
+        ["computation", "variant", "eager call", "jitted call", "eager ÷ jitted", "host calls"],
+        rows,
+    )
+
+
+def sec_eager() -> str:
+    return per_device(_eager)
+
+
 def _seeds(d: Device) -> str:
     rows = []
     for seed in d.of_form("seed"):
@@ -566,6 +605,7 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "loops": sec_loops,
     "grad": sec_grad,
     "seeds": sec_seeds,
+    "eager": sec_eager,
 }
 
 

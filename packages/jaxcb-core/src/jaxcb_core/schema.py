@@ -82,7 +82,7 @@ BENCH_SCHEMA = 2
 STATUSES = ("ok", "wrong", "error", "n/a")
 VERDICTS = ("exact", "none", "missing", "duplicated", "reordered")
 KINDS = ("pure", "effect", "impure")
-SUITES = ("calls", "vmap", "loops", "grad")
+SUITES = ("calls", "vmap", "loops", "grad", "eager")
 QUIET_LOAD = 1.5  # a benchmark file measured above this 1-minute load is marked "not quiet"
 ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference")
 
@@ -241,10 +241,14 @@ class CostResult(Record):
     median_s: list[float]  # per process: median wall time of one call of the jitted function
     host_calls: list[Count]  # per process: host function calls per call of the function
     shapes: list[str | None]  # per process: what its host function received (None: nothing)
+    error: str | None = None  # why there is no timing (a process hung or died): lists empty
 
     @model_validator(mode="after")
     def _per_process(self) -> CostResult:
-        if not len(self.median_s) == len(self.host_calls) == len(self.shapes) >= 1:
+        sizes = {len(self.median_s), len(self.host_calls), len(self.shapes)}
+        if self.error is not None and sizes != {0}:
+            raise ValueError("a measurement that failed has no times, calls or shapes")
+        if self.error is None and (len(sizes) != 1 or sizes == {0}):
             raise ValueError("median_s, host_calls and shapes need one entry per process")
         if not all(math.isfinite(t) and t > 0 for t in self.median_s):
             raise ValueError(f"times must be finite and positive, got {self.median_s}")
@@ -449,7 +453,7 @@ class HarnessCheck(Record):
 class BenchResult(Record):
     """Summary statistics of one case (never the raw rounds)."""
 
-    suite: Literal["calls", "vmap", "loops", "grad"]
+    suite: Literal["calls", "vmap", "loops", "grad", "eager"]
     computation: str
     variant: str
     n: Annotated[int, Field(ge=1)]
