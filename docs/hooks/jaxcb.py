@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxcb_site import code, data, directives, perf
+from jaxcb_site import apilinks, code, data, directives, matrixpage, perf
 from jaxcb_site.markers import AnnotateExtension
 
 
@@ -21,6 +21,7 @@ def on_config(config: Any) -> Any:
     snippets = config.mdx_configs.setdefault("pymdownx.snippets", {})
     snippets["base_path"] = [str(data.ROOT)]  # absolute: the build works from any directory
     snippets["check_paths"] = True
+    code.REPOSITORY["url"] = config.get("repo_url")  # the code tabs link each file on GitHub
     config.markdown_extensions.append(AnnotateExtension())
     return config
 
@@ -36,8 +37,10 @@ def on_files(files: Any, config: Any) -> Any:
     for pkg in code.packages():  # every package's tabs resolve now: a broken one fails early
         for c in data.computations():
             code.tab(pkg, c["name"])
+    matrixpage.add_files(files, config)  # the matrix page's per-environment files
     return perf.add_plots(files, config)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    return directives.expand(markdown, page.file.src_uri)
+    # API names link to the JAX docs, jax-changelog:VERSION to its release (docs/data/jax-api.json)
+    return apilinks.link(directives.expand(markdown, page.file.src_uri))

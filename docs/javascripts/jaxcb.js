@@ -1,5 +1,8 @@
 /* jaxcb site: environment switch, matrix filters and the cell detail box.
-   No dependencies, no network. The chosen environment is remembered across pages. */
+   No dependencies and no other site: the matrix page loads its environments' tables and
+   cell details from files beside it (matrix/envs/<key>.json). The chosen environment is
+   remembered across pages. Every detail a table shows on hover (a title) also opens in the
+   detail box on a click, a tap, or Enter/Space on the focused button or link. */
 (function () {
   "use strict";
   var KEY = "jaxcb.env";
@@ -11,11 +14,39 @@
     try { window.localStorage.setItem(KEY, value); } catch (e) { /* private mode */ }
   }
 
+  var envFiles = {};  // url -> Promise of the parsed environment file
+
+  function envFile(url) {
+    if (!envFiles[url]) {
+      envFiles[url] = fetch(url).then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status + " for " + url);
+        return r.json();
+      });
+    }
+    return envFiles[url];
+  }
+
+  function fill(block) {
+    // a matrix-page environment whose table is not in the page yet: load it
+    if (!block.dataset.src || block.querySelector("table")) return;
+    envFile(block.dataset.src).then(function (doc) {
+      if (block.querySelector("table")) return;
+      block.innerHTML = doc.html;
+      var page = block.closest(".jx-matrix-page");
+      if (page) applyFilters(page);
+    }).catch(function (e) {
+      block.textContent = "Could not load this environment's table: " + e.message;
+    });
+  }
+
   function showEnv(container, value) {
     var blocks = container.querySelectorAll(".jx-env");
     var known = Array.prototype.some.call(blocks, function (b) { return b.dataset.env === value; });
     if (!known && blocks.length) value = blocks[0].dataset.env;
-    blocks.forEach(function (b) { b.hidden = b.dataset.env !== value; });
+    blocks.forEach(function (b) {
+      b.hidden = b.dataset.env !== value;
+      if (!b.hidden) fill(b);
+    });
     return value;
   }
 
@@ -32,9 +63,12 @@
   function applyFilters(page) {
     var want = {};
     page.querySelectorAll(".jx-filter").forEach(function (sel) { want[sel.dataset.filter] = sel.value; });
+    var mech = want.mechanism || "";
     page.querySelectorAll("tbody tr").forEach(function (tr) {
       var show = true;
-      if (want.mechanism && tr.dataset.mechanism !== want.mechanism) show = false;
+      // "m:<mechanism>" keeps a whole family, "v:<variant id>" one variant of it
+      if (mech.slice(0, 2) === "m:" && tr.dataset.mechanism !== mech.slice(2)) show = false;
+      if (mech.slice(0, 2) === "v:" && tr.dataset.variant !== mech.slice(2)) show = false;
       if (want.computation && tr.dataset.computation && tr.dataset.computation !== want.computation) show = false;
       tr.hidden = !show;
     });
@@ -49,26 +83,55 @@
     box.setAttribute("aria-label", "Matrix cell");
     box.hidden = true;
     box.innerHTML =
-      '<pre class="jx-detail-text"></pre>' +
-      '<p>Re-run it: <code class="jx-detail-cmd"></code></p>' +
+      '<pre class="jx-detail-text" aria-live="polite"></pre>' +
+      '<p class="jx-detail-rerun">Re-run it: <code class="jx-detail-cmd"></code></p>' +
       '<div class="jx-detail-actions"><button type="button" class="jx-copy">Copy command</button>' +
       '<button type="button" class="jx-close">Close</button></div>';
     document.body.appendChild(box);
-    box.querySelector(".jx-close").addEventListener("click", function () { box.hidden = true; });
+    box.querySelector(".jx-close").addEventListener("click", function () { closeBox(box); });
     box.querySelector(".jx-copy").addEventListener("click", function () {
       var text = box.querySelector(".jx-detail-cmd").textContent;
       if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function () {});
     });
-    document.addEventListener("keydown", function (e) { if (e.key === "Escape") box.hidden = true; });
+    document.addEventListener("keydown", function (e) { if (e.key === "Escape" && !box.hidden) closeBox(box); });
     return box;
   }
 
-  function showCell(link) {
+  var opener = null;  // the element whose details are shown: focus returns to it on close
+
+  function closeBox(box) {
+    box.hidden = true;
+    if (opener && document.contains(opener)) opener.focus();
+    opener = null;
+  }
+
+  function showDetails(from, text, test) {
     var box = detailBox();
-    box.querySelector(".jx-detail-text").textContent = link.getAttribute("title") || "";
-    box.querySelector(".jx-detail-cmd").textContent = 'pytest "' + link.dataset.test + '"';
-    box.dataset.test = link.dataset.test;
+    opener = from;
+    box.querySelector(".jx-detail-text").textContent = text || "";
+    box.querySelector(".jx-detail-rerun").hidden = !test;
+    box.querySelector(".jx-copy").hidden = !test;
+    box.querySelector(".jx-detail-cmd").textContent = test ? 'pytest "' + test + '"' : "";
+    box.dataset.test = test || "";
     box.hidden = false;
+  }
+
+  function showCell(link) {
+    if (link.hasAttribute("title")) {  // a table with its details in the page
+      showDetails(link, link.getAttribute("title"), link.dataset.test);
+      return;
+    }
+    // a bare matrix-page cell: its details are in the environment's file
+    var block = link.closest(".jx-env");
+    var tr = link.closest("tr");
+    var td = link.closest("td");
+    if (!block || !block.dataset.src || !tr || !td) return;
+    showDetails(link, "loading…", "");
+    envFile(block.dataset.src).then(function (doc) {
+      var t = doc.transforms[td.cellIndex - 1];  // the row's first cell is its heading
+      var cell = doc.cells[[tr.dataset.variant, tr.dataset.computation, t].join("|")];
+      if (cell) showDetails(link, cell[0], cell[1]);
+    }).catch(function (e) { showDetails(link, "Could not load the details: " + e.message, ""); });
   }
 
   function init() {
@@ -89,10 +152,15 @@
   }
 
   document.addEventListener("click", function (e) {
-    var link = e.target.closest && e.target.closest("a.jx-link");
-    if (!link) return;
-    e.preventDefault();
-    showCell(link);
+    if (!e.target.closest) return;
+    var link = e.target.closest("a.jx-link");
+    if (link) {
+      e.preventDefault();
+      showCell(link);
+      return;
+    }
+    var tip = e.target.closest("button.jx-tip");
+    if (tip) showDetails(tip, tip.getAttribute("title"), "");
   });
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

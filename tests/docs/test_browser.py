@@ -93,6 +93,7 @@ def test_matrix_shows_every_committed_version(
             select.select_option(path.stem)
         block = page.locator(f'.jx-matrix-page .jx-env[data-env="{path.stem}"]')
         assert block.is_visible()
+        block.locator("table").wait_for()  # all but the newest file load when chosen
         assert block.locator("a.jx-link").count() == len(data["cells"])
         assert data["environment"]["jax"] in block.inner_text()
         others = page.locator(f'.jx-matrix-page .jx-env:not([data-env="{path.stem}"])')
@@ -103,15 +104,21 @@ def test_matrix_shows_every_committed_version(
 def test_matrix_cell_shows_its_test(page: Any, site_url: str, matrix_files: list[Any]) -> None:
     if not matrix_files:
         pytest.skip("skipped: no matrix file is committed yet, so there is no cell to click")
-    page.goto(site_url + "matrix/")
-    cell = page.locator(".jx-env:visible a.jx-link").first
-    test_id = cell.get_attribute("data-test")
-    assert test_id is not None
+    from jaxcb_site.data import load_matrices
+
+    newest = load_matrices()[0]  # the table in the page; a cell's details load on click
+    v, c, t = newest.variants[0]["id"], newest.computations[0]["name"], newest.transforms[0]["id"]
+    test_id = newest.cell(v, c, t)["test"]
     assert test_id.startswith("tests/")
-    cell.click()
+    page.goto(site_url + "matrix/")
+    page.locator(".jx-env:visible a.jx-link").first.click()
     box = page.locator(".jx-detail")
     assert box.is_visible()
+    page.wait_for_function(
+        "t => document.querySelector('.jx-detail-cmd').textContent.includes(t)", arg=test_id
+    )
     assert f'pytest "{test_id}"' in box.inner_text()
+    assert f"{v} × {t} · {c}" in box.inner_text()
 
 
 def test_matrix_filters_narrow_rows(page: Any, site_url: str, matrix_files: list[Any]) -> None:
@@ -166,3 +173,205 @@ def test_screenshot(
     out = artifacts / f"site-{name}-{scheme}.png"
     page.screenshot(path=str(out), full_page=True)
     assert out.stat().st_size > 10_000
+
+
+# ----------------------------------------------------------------------- search, phones, keys
+
+NARROW = {"width": 390, "height": 844}
+
+# query -> the pages one of which must be among the first three results
+SEARCHES = {
+    "effects_barrier": ("mechanisms/debug/",),
+    "vmap_method": ("mechanisms/pure_callback/",),
+    "jax.debug.print": ("mechanisms/debug/",),
+    "io_callback vmap": ("mechanisms/io_callback/", "matrix/"),
+}
+
+
+def _search(page: Any, site_url: str, query: str) -> list[str]:
+    """The pages of the search results for ``query``, best first (once the list settles)."""
+    page.goto(site_url)
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    # typed key by key: Material's search reacts to keyboard events, not to fill()
+    page.locator("input.md-search__input").press_sequentially(query, delay=20)
+    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
+    read = """() => [...document.querySelectorAll('.md-search-result__list > .md-search-result__item')]
+        .map(li => li.querySelector('a').getAttribute('href'))"""
+    before: list[str] = []
+    for _ in range(50):
+        page.wait_for_timeout(200)
+        now = page.evaluate(read)
+        if now and now == before:
+            break
+        before = now
+    out: list[str] = []
+    for href in before:
+        path = href.split("?")[0].split("#")[0].replace(site_url, "")
+        if path not in out:
+            out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("query", list(SEARCHES))
+def test_search_finds_identifiers_and_their_pages(
+    page: Any, site_url: str, artifacts: Path, query: str
+) -> None:
+    pages = _search(page, site_url, query)
+    with (artifacts / "search-results.txt").open("a", encoding="utf-8") as f:
+        f.write(f"{query!r}: {pages[:5]}\n")
+    assert pages, f"no result for {query!r}"
+    assert set(SEARCHES[query]) & set(pages[:3]), f"{query!r}: first results {pages[:3]}"
+    if " " not in query:  # an identifier: the results show it, highlighted
+        assert query.split(".")[-1] in page.locator(".md-search-result").inner_text()
+
+
+@pytest.mark.parametrize(
+    "path", ["", "matrix/", "computations/sin_scale/", "mechanisms/pure_callback/"]
+)
+def test_no_page_scrolls_sideways_at_390px(page: Any, site_url: str, path: str) -> None:
+    page.set_viewport_size(NARROW)
+    page.goto(site_url + path)
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+
+
+def test_quick_table_fits_a_390px_screen(page: Any, site_url: str, artifacts: Path) -> None:
+    page.set_viewport_size(NARROW)
+    page.goto(site_url)
+    box = page.locator(".jx-scroll:has(table.jx-quick)")
+    box.scroll_into_view_if_needed()
+    width, visible = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert width <= visible, "the quick table needs sideways scrolling at 390 px"
+    heads = box.locator("thead th").count()
+    assert heads >= 5  # the transform column and one per mechanism, all in view
+    assert page.locator(".jx-narrow-note").first.is_visible()
+    box.screenshot(path=str(artifacts / "site-quick-390.png"))
+
+
+def test_wide_tables_scroll_inside_their_box_with_row_headings_in_view(
+    page: Any, site_url: str, matrix_files: list[Any]
+) -> None:
+    if not matrix_files:
+        pytest.skip("skipped: no matrix file is committed yet, so there is no wide table")
+    page.set_viewport_size(NARROW)
+    for path, box_sel in (
+        ("", ".jx-summary .jx-env:not([hidden]) .jx-scroll"),
+        ("matrix/", ".jx-matrix-page .jx-env:not([hidden]) .jx-scroll"),
+    ):
+        page.goto(site_url + path)
+        box = page.locator(box_sel).first
+        box.scroll_into_view_if_needed()
+        assert box.evaluate("e => e.scrollWidth > e.clientWidth"), path
+        box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        head = box.locator("th.jx-rowhead").first
+        inside = box.evaluate(
+            """(e, h) => { const b = e.getBoundingClientRect(), r = h.getBoundingClientRect();
+                return r.left >= b.left - 1 && r.right <= b.right + 1; }""",
+            head.element_handle(),
+        )
+        assert inside, f"{path}: the row heading scrolled out of view"
+
+
+def _detail_text(page: Any) -> str:
+    box = page.locator(".jx-detail")
+    assert box.is_visible()
+    return box.locator(".jx-detail-text").inner_text()
+
+
+def test_home_details_open_on_a_tap(browser: Any, site_url: str, artifacts: Path) -> None:
+    context = browser.new_context(viewport=NARROW, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        line = page.locator("table.jx-quick button.jx-tip.jx-q").first
+        line.scroll_into_view_if_needed()
+        title = line.get_attribute("title")
+        assert title
+        line.tap()
+        assert _detail_text(page) == title
+        page.screenshot(path=str(artifacts / "site-home-tap-390.png"))
+    finally:
+        context.close()
+
+
+def test_details_open_from_the_keyboard(page: Any, site_url: str) -> None:
+    page.goto(site_url)
+    for sel in (
+        "table.jx-quick button.jx-tip.jx-q",
+        ".jx-summary .jx-env:not([hidden]) td.jx-cell button.jx-tip",
+        ".jx-summary .jx-env:not([hidden]) th.jx-t button.jx-tip",
+    ):
+        el = page.locator(sel).first
+        assert el.evaluate("e => e.tabIndex") >= 0, f"{sel} is not in the tab order"
+        el.focus()
+        page.keyboard.press("Enter")
+        assert _detail_text(page) == el.get_attribute("title"), sel
+        page.keyboard.press("Escape")
+        assert not page.locator(".jx-detail").is_visible()
+        assert el.evaluate("e => e === document.activeElement"), "focus did not come back"
+
+
+def test_matrix_cell_details_on_a_phone(
+    browser: Any, site_url: str, matrix_files: list[Any]
+) -> None:
+    if not matrix_files:
+        pytest.skip("skipped: no matrix file is committed yet, so there is no cell to tap")
+    context = browser.new_context(viewport=NARROW, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "matrix/")
+        cell = page.locator(".jx-env:not([hidden]) a.jx-link").first
+        cell.scroll_into_view_if_needed()
+        cell.tap()
+        page.wait_for_function("() => document.querySelector('.jx-detail-cmd').textContent")
+        box = page.locator(".jx-detail").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= NARROW["width"]
+        assert 'pytest "tests/' in page.locator(".jx-detail").inner_text()
+    finally:
+        context.close()
+
+
+def test_matrix_mechanism_filter_has_one_entry_per_family(
+    page: Any, site_url: str, matrix_files: list[tuple[Path, dict[str, Any]]]
+) -> None:
+    if not matrix_files:
+        pytest.skip("skipped: no matrix file is committed yet, so there are no rows to filter")
+    page.goto(site_url + "matrix/")
+    select = page.locator('.jx-filter[data-filter="mechanism"]')
+    groups = select.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)")
+    families = {v["mechanism"] for _, d in matrix_files for v in d["variants"]}
+    assert sorted(groups) == sorted(families)  # each family once
+    assert len(groups) == len(set(groups))
+    family = (
+        next(f for f in groups if f == "pure_callback") if "pure_callback" in groups else groups[0]
+    )
+    select.select_option(f"m:{family}")
+    rows = page.locator(".jx-env:not([hidden]) tbody tr:visible")
+    assert rows.count() > 0
+    assert set(rows.evaluate_all("rs => rs.map(r => r.dataset.mechanism)")) == {family}
+    variant = next(
+        v["id"] for _, d in matrix_files for v in d["variants"] if v["mechanism"] == family
+    )
+    select.select_option(f"v:{variant}")
+    assert set(rows.evaluate_all("rs => rs.map(r => r.dataset.variant)")) == {variant}
+
+
+def test_matrix_page_loads_other_environments_on_demand(
+    page: Any, site_url: str, matrix_files: list[Any]
+) -> None:
+    if len(matrix_files) < 2:
+        pytest.skip("skipped: needs two committed matrix files to switch between")
+    from jaxcb_site.data import load_matrices
+
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/envs/" in r.url else None)
+    page.goto(site_url + "matrix/")
+    page.wait_for_load_state("load")
+    assert page.locator(".jx-matrix-page .jx-env table").count() == 1
+    assert fetched == []
+    older = load_matrices()[-1].key
+    page.locator(".jx-matrix-page .jx-env-select").select_option(older)
+    page.locator(f'.jx-env[data-env="{older}"] table').wait_for()
+    assert any(u.endswith(f"/envs/{older}.json") for u in fetched)

@@ -80,7 +80,7 @@ def test_pattern_section_balanced(module: Path) -> None:
     starts = re.findall(r"\[start:([a-z][-_0-9a-z]*)\]", text)
     ends = re.findall(r"\[end:([a-z][-_0-9a-z]*)\]", text)
     assert sorted(starts) == sorted(ends)
-    if starts:
+    if starts and module.suffix == ".py":  # a C++ kernel beside it has its own sections
         assert "pattern" in starts
 
 

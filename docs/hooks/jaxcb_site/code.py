@@ -10,7 +10,11 @@ one adds a tab by existing) and every computation of the catalog:
   the build; a C++ file of the same name beside it (``<computation>.cc``) is shown
   after it;
 - if it does not, the tab shows the reason the package's registry gives, as the
-  committed matrix files record it (``unsupported`` of each variant).
+  committed matrix files record it (``unsupported`` of each variant);
+- then the whole file, collapsed, with its link on GitHub (imports, ``_check``,
+  ``VMAP_METHOD``: what a copy needs to run), and the runnable example
+  ``docs/examples/<package>/<computation>.py`` with the output ``tests/examples``
+  recorded (``jaxcb_site.examples``).
 
 A tab is labelled with the mechanism of the package's first variant (lowest ``order``)
 in the matrix files, and tabs are in that order: nothing here lists the packages.
@@ -25,13 +29,21 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import annotations, data
+from . import annotations, data, examples
 from .data import ROOT
 
 SECTION = re.compile(
     r"^\s*(?:#|//)\s*-{1,}8<-{1,}\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]"
 )
 SOURCES = (".py", ".cc")  # a pattern module, and the C++ kernel beside it where there is one
+# The repository on GitHub, from mkdocs.yml's repo_url (set by the hook's on_config).
+REPOSITORY: dict[str, str | None] = {"url": None, "branch": "main"}
+
+
+def github(rel: str) -> str | None:
+    """The GitHub page of a repository file (``rel``: relative to the root), or None."""
+    url = REPOSITORY["url"]
+    return f"{url.rstrip('/')}/blob/{REPOSITORY['branch']}/{rel}" if url else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,6 +155,17 @@ def code_block(
     return "\n".join(parts)
 
 
+def whole_file(path: Path) -> str:
+    """The whole file, collapsed: what a copy needs (imports, ``_check``, constants)."""
+    rel = path.relative_to(ROOT).as_posix()
+    lang = "cpp" if path.suffix == ".cc" else "python"
+    inner = "\n".join([f'```{lang} title="{rel}"', f'--8<-- "{rel}"', "```"])
+    return (
+        f'??? example "The whole file, `{path.name}`: imports, checks and constants included"\n\n'
+        + indent(inner, 4)
+    )
+
+
 def tab(pkg: Package, computation: str) -> str:
     label = tab_label(pkg)
     path = pkg.module(computation)
@@ -176,13 +199,27 @@ def tab(pkg: Package, computation: str) -> str:
         secs = sections(path)
         if secs and not any(name == "pattern" for name, _ in secs):
             raise ValueError(f"{path.relative_to(ROOT)} has sections but no `pattern` section")
+        links = " · ".join(
+            f"[`{p.name}` on GitHub]({url})"
+            for p in pkg.sources(computation)
+            if (url := github(p.relative_to(ROOT).as_posix()))
+        )
+        if links:
+            body.append(f"The whole file: {links}, or expand it below the sections.")
         for source in pkg.sources(computation):
             secs = sections(source)
             if secs:
                 body += [code_block(pkg, computation, source, name, lines) for name, lines in secs]
+                body.append(whole_file(source))
             else:  # a file without snippet sections is shown whole
                 lines = source.read_text(encoding="utf-8").splitlines()
                 body.append(code_block(pkg, computation, source, None, lines))
+        if examples.path(pkg.name, computation):
+            body.append(
+                examples.block(
+                    pkg.name, computation, src=f"computations/{computation}.md", link=github
+                )
+            )
         partial = reasons(pkg, computation)
         if partial:
             items = "\n".join(f"- `{vid}`: {reason}" for vid, reason in partial)

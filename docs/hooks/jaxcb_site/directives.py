@@ -14,6 +14,7 @@ verdict V C T          what each committed JAX does for (variant, computation, t
 legend                 the cell legend
 bench-NAME             a section of the performance page (``jaxcb_site.perf``)
 check-rules [seeds]    ``jaxcb check``'s rule table, or its findings on the seed code
+example PKG NAME       docs/examples/PKG/NAME.py and the output tests/examples recorded
 =====================  ==============================================================
 """
 
@@ -23,9 +24,10 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from . import behaviour, claims, code, data, perf, render
+from . import behaviour, claims, code, data, examples, matrixpage, perf, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -89,30 +91,11 @@ def _in_docs(m: Matrix) -> bool:
 
 
 def d_matrix(src: str) -> str:
+    """The newest file's table in the page, the others loaded on demand (``matrixpage``)."""
     ms = load_matrices()
     if not ms:
         return _no_data()
-    mechs: list[str] = []
-    comps: list[str] = []
-    for m in ms:
-        mechs += [v["mechanism"] for v in m.variants if v["mechanism"] not in mechs]
-        comps += [c["name"] for c in m.computations if c["name"] not in comps]
-    mopts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in mechs)
-    copts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in comps)
-    filters = (
-        '<p class="jx-filters">'
-        f'<label>Mechanism <select class="jx-filter" data-filter="mechanism"><option value="">all</option>{mopts}</select></label> '
-        f'<label>Computation <select class="jx-filter" data-filter="computation"><option value="">all</option>{copts}</select></label>'
-        "</p>"
-    )
-    return (
-        '<div class="jx-matrix-page" data-search-exclude>'
-        + render.env_switch(ms, label="JAX version / platform")
-        + filters
-        + render.legend()
-        + render.full_matrix(ms)
-        + "</div>"
-    )
+    return matrixpage.page(ms)
 
 
 def d_summary(src: str, *mechanisms: str) -> str:
@@ -168,8 +151,11 @@ def d_quick(src: str) -> str:
             cols.append(v)
     tmap = {t["id"]: t for t in m.transforms}
     head = "".join(
-        f'<th scope="col" title="{esc(v.get("doc", ""))}"><code>{esc(v["mechanism"])}</code><br>'
-        f"<small>{esc(v['id'])}</small></th>"
+        '<th scope="col">'
+        + render.tip(
+            f"<code>{esc(v['mechanism'])}</code><br><small>{esc(v['id'])}</small>", v.get("doc", "")
+        )
+        + "</th>"
         for v in cols
     )
     rows = []
@@ -191,15 +177,21 @@ def d_quick(src: str) -> str:
                 )
                 err = f' <small class="jx-errtype">{esc(", ".join(errs))}</small>' if errs else ""
                 lines.append(
-                    f'<div class="jx-q jx-{cls}" title="{esc(what + chr(10) + tip)}">'
-                    f'{text} <span class="jx-qwhat">{esc(what.split()[0])}</span>{err}</div>'
+                    render.tip(
+                        f'{text} <span class="jx-qwhat">{esc(what.split()[0])}</span>{err}',
+                        what + chr(10) + tip,
+                        f"jx-q jx-{cls}",
+                    )
                 )
             tds.append(f'<td class="jx-qcell">{"".join(lines) or GLYPH["n/a"]}</td>')
         rows.append(
-            f'<tr><th scope="row" class="jx-rowhead" title="{esc(t.get("doc", ""))}">'
-            f"{esc(t.get('label') or tid)}</th>{''.join(tds)}</tr>"
+            f'<tr><th scope="row" class="jx-rowhead">'
+            f"{render.tip(esc(t.get('label') or tid), t.get('doc', ''))}</th>{''.join(tds)}</tr>"
         )
     return (
+        '<p class="jx-narrow-note" data-search-exclude>In each cell the first line is the pure '
+        "computations, the second the effects and impure inputs; tap a line for what it "
+        "aggregates.</p>"
         '<div class="jx-scroll" data-search-exclude><table class="jx-matrix jx-quick">'
         f"<caption>{esc(m.label)}</caption>"
         f'<thead><tr><th class="jx-corner">transform</th>{head}</tr></thead>'
@@ -241,8 +233,9 @@ def d_calls(src: str, transform: str, *wanted: str) -> str:
                     detail.append(esc(c.get("error_type") or ""))
                 tip = "\n".join(render.cell_lines(c))
                 tds.append(
-                    f'<td class="jx-cell jx-{cls} jx-calls-cell" title="{esc(tip)}">'
-                    f"{render.GLYPH[c['status']]} {'<br>'.join(detail)}</td>"
+                    f'<td class="jx-cell jx-{cls} jx-calls-cell">'
+                    + render.tip(f"{render.GLYPH[c['status']]} {'<br>'.join(detail)}", tip)
+                    + "</td>"
                 )
             rows.append(
                 f'<tr><th scope="row" class="jx-rowhead">{esc(v["label"])}</th>{"".join(tds)}</tr>'
@@ -311,7 +304,8 @@ def d_computation(src: str, name: str) -> str:
         matrix_link = rel(src, "matrix.md")
         slice_md = (
             f"Every row is a variant, every column a transform; hover a cell for the error line, "
-            f"the host call count and the test that measured it, click it for details. "
+            f"the host call count and the test that measured it, or click, tap or focus it "
+            f"(Tab, then Enter) for the same details and the command that re-runs it. "
             f"The [full matrix]({matrix_link}) has every computation.\n\n{table}"
         )
     else:
@@ -439,20 +433,32 @@ def d_check_rules(src: str, what: str = "rules") -> str:
     report = check.check_paths([str(p) for p in seeds])
     if not seeds or report.errors:
         raise DirectiveError(f"check-rules seeds: tests/core/seeds/*.py: {report.errors}")
-    out, items = ["```text", "$ jaxcb check tests/core/seeds/"], []
+    # Each file is shown under the name of the text it comes from (its header says: `the
+    # Chinese pure_callback tutorial`), as a reader who saved that code would have it.
+    shown: dict[Path, tuple[str, str, str]] = {}
     for p in seeds:
-        rel_path = p.relative_to(data.ROOT).as_posix()
-        text = p.read_text(encoding="utf-8")
-        title = re.search(r'seed text "([^"]+)"', text)
-        lines = text.splitlines()
+        head = " ".join(
+            ln.lstrip("#").strip() for ln in p.read_text(encoding="utf-8").splitlines()[:8]
+        )
+        text = re.sub(r"\s+", " ", head)
+        title = re.search(r'text "([^"]+)"', text)
+        known = re.search(
+            r"\((the Chinese pure_callback tutorial|JAX's early External callbacks guide)", text
+        )
+        who = known.group(1) if known else p.stem
+        file = re.sub(r"[^a-z0-9]+", "_", re.sub(r"^(the|jax's) ", "", who.lower())).strip("_")
+        shown[p] = (f"{file}.py", who, title.group(1) if title else who)
+    out = ["```text", "$ jaxcb check " + " ".join(f for f, _, _ in shown.values())]
+    items = []
+    for p, (file, who, title) in shown.items():
+        lines = p.read_text(encoding="utf-8").splitlines()
         mine = [f for f in report.findings if f.path == str(p)]
-        out += [f.text().replace(str(p), rel_path, 1) for f in mine]
+        out += [f.text().replace(str(p), file, 1) for f in mine]
         flagged = "".join(
             f"\n    - line {f.line}: `{lines[f.line - 1].strip()}` → `{f.rule}`" for f in mine
         )
-        name = f"“{title.group(1)}”" if title else rel_path
         n = f"{len(mine)} finding{'s' * (len(mine) != 1)}"
-        items.append(f"- `{rel_path}`, the code of {name}: {n}{flagged}")
+        items.append(f"- `{file}`, the code of {who} (“{title}”): {n}{flagged}")
     return "\n".join([*out, "```", "", *items])
 
 
@@ -472,6 +478,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **perf.DIRECTIVES,  # bench-NAME: the performance page
     **behaviour.DIRECTIVES,  # exceptions, dispatch, gotchas (docs/data/behaviour)
     **claims.DIRECTIVES,  # expect: a statement about behaviour, checked against its cells
+    "example": examples.directive,  # a runnable example and its recorded output
 }
 
 

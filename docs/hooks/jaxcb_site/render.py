@@ -19,12 +19,19 @@ LEGEND = (
     ("ok", "runs and matches the NumPy/SciPy reference"),
     ("wrong", "runs, but the result or the host effects differ from the reference"),
     ("error", "raises"),
-    ("n/a", "not applicable (the reason is in the tooltip)"),
+    ("n/a", "not applicable (the reason is in its details)"),
 )
 
 
 def esc(s: Any) -> str:
     return html.escape(str(s), quote=True)
+
+
+def tip(inner: str, title: str, cls: str = "") -> str:
+    """``inner`` as a button whose details (``title``) show on hover, and in the detail box
+    on a click, a tap or Enter/Space from the keyboard (``docs/javascripts/jaxcb.js``)."""
+    klass = f"jx-tip {cls}".strip()
+    return f'<button type="button" class="{klass}" title="{esc(title)}">{inner}</button>'
 
 
 def effects_text(effects: dict[str, Any] | None) -> str | None:
@@ -84,8 +91,9 @@ def transform_header(transforms: Sequence[dict[str, Any]]) -> str:
             groups.append((t["group"], 1))
     top = "".join(f'<th class="jx-group" colspan="{n}">{esc(g)}</th>' for g, n in groups)
     cols = "".join(
-        f'<th class="jx-t{" jx-legacy" if t.get("legacy") else ""}" title="{esc(t.get("doc") or t["id"])}">'
-        f"<span>{esc(t.get('label') or t['id'])}</span></th>"
+        f'<th class="jx-t{" jx-legacy" if t.get("legacy") else ""}">'
+        + tip(f"<span>{esc(t.get('label') or t['id'])}</span>", t.get("doc") or t["id"])
+        + "</th>"
         for t in transforms
     )
     return top, cols
@@ -256,14 +264,14 @@ def summary(
             for t in m.transforms:
                 cells = [c for c in (m.cell(v["id"], n, t["id"]) for n in names) if c]
                 applicable |= any(c["status"] != "n/a" for c in cells)
-                cls, text, tip = aggregate(cells)
+                cls, text, why = aggregate(cells)
                 head = f"{v['label']} × {t.get('label') or t['id']}\n"
-                tds.append(f'<td class="jx-cell jx-{cls}" title="{esc(head + tip)}">{text}</td>')
+                tds.append(f'<td class="jx-cell jx-{cls}">{tip(text, head + why)}</td>')
             if not applicable:
                 continue
             rows.append(
-                f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
-                f'title="{esc(v.get("doc", ""))}">{esc(v["label"])}</th>{"".join(tds)}</tr>'
+                f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead">'
+                f"{tip(esc(v['label']), v.get('doc', ''))}</th>{''.join(tds)}</tr>"
             )
         caption = f"{m.label} · {what or 'all computations'}: {', '.join(names)}"
         if not rows:

@@ -6,6 +6,7 @@ jaxcb matrix [-m M] [-c C] [-t T]  run (part of) the matrix and print it
 jaxcb matrix --write               ... and write docs/data/matrix/<jax>-<platform>-<n>.json
 jaxcb matrix --check               ... and compare with the committed file (exit 1 on change)
 jaxcb matrix --show FILE           print a committed file without running anything
+jaxcb matrix --processes 2         the multi-process matrix: 2 processes × 2 CPU devices
 jaxcb check PATH...                find code that a JAX upgrade breaks (no JAX needed)
 
 `jaxcb COMMAND --help` describes one command, with examples.
@@ -219,6 +220,10 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
         if args.details:
             print("\n" + details(data, width))
         return 0
+    if args.processes is not None:
+        from .distcli import run
+
+        return run(args)
 
     from .environment import use_cpu_devices
 
@@ -282,7 +287,9 @@ examples:
   jaxcb matrix --write                       everything; writes docs/data/matrix/...
   jaxcb matrix --check                       compare with the committed file
   jaxcb matrix --show docs/data/matrix/0.4.30-cpu-4.json
-                                             print a committed file, run nothing""",
+                                             print a committed file, run nothing
+  jaxcb matrix --processes 2 --write         2 processes × 2 devices joined by
+                                             jax.distributed; writes ...-cpu-2x2.json""",
 }
 
 
@@ -316,7 +323,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     m.add_argument("-c", "--computation", action="append", help="computation name (repeatable)")
     m.add_argument("-t", "--transform", action="append", help="transform id (repeatable)")
-    m.add_argument("--devices", type=int, default=4, help="CPU devices to ask for (default 4)")
+    m.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="CPU devices to ask for (default 4); with --processes, in all (default 2 each)",
+    )
+    m.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="run the multi-process matrix in N processes joined by jax.distributed",
+    )
+    m.add_argument("--local-devices", type=int, help="with --processes: CPU devices per process")
+    m.add_argument(
+        "--port", type=int, help="with --processes: the coordinator's port (default free)"
+    )
+    m.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=120.0,
+        help="with --processes: seconds a cell may take before it is a timeout (default 120)",
+    )
     m.add_argument(
         "-j",
         "--jobs",
@@ -346,7 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # XLA's C++ warnings (e.g. SPMD rematerialisation notes) would bury the table.
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    if args.command == "matrix" and not args.show:
+    if args.command == "matrix" and args.processes is None and args.devices is None:
+        args.devices = 4
+    if args.command == "matrix" and not args.show and args.processes is None:
         from .environment import use_cpu_devices
 
         use_cpu_devices(args.devices)

@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+from jaxcb_io import sin_scale
+
+x = jnp.linspace(0.0, 1.5, 4)
+print("jit: ", jax.jit(sin_scale)(x, 2.0))
+print("vmap:", jax.vmap(sin_scale, in_axes=(None, 0))(x, jnp.array([1.0, 2.0])))
+try:
+    jax.grad(lambda x: sin_scale(x, 2.0).sum())(x)
+except Exception as e:  # io_callback has no derivative rule
+    print("grad:", type(e).__name__)

@@ -1,0 +1,8 @@
+import jax
+import jax.numpy as jnp
+
+from jaxcb_io import sum_mean
+
+x = jnp.arange(1.0, 5.0)
+print("jit: ", jax.jit(sum_mean)(x))
+print("vmap:", jax.vmap(sum_mean)(jnp.stack([x, 2 * x])))  # one host call per row

@@ -1,0 +1,14 @@
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg
+
+
+def sin_scale(x, y):
+    return jnp.sin(x) * y + 1  # jax.numpy: XLA compiles it, no host round trip
+
+
+x = jnp.linspace(0.0, 1.5, 4)
+print("jit: ", jax.jit(sin_scale)(x, 2.0))
+print("vmap:", jax.vmap(sin_scale, in_axes=(None, 0))(x, jnp.array([1.0, 2.0])))
+print("grad:", jax.grad(lambda x: sin_scale(x, 2.0).sum())(x))
+print("expm:", jax.scipy.linalg.expm(jnp.array([[0.0, 1.0], [-1.0, 0.0]]))[0])

@@ -1,0 +1,144 @@
+"""The matrix page: every committed matrix file, small enough to load on a phone.
+
+One table per environment would put every cell's details (error line, host calls, test id)
+of every file into one page (2.9 MB for three files). Instead the page carries the newest
+environment's table with bare cells (glyph and host-call count), and each environment gets
+a generated JSON file beside the page, ``matrix/envs/<key>.json``: its table and each cell's
+details. The page script (``docs/javascripts/jaxcb.js``) loads a file when its environment
+is chosen, or when a cell is clicked, tapped or activated from the keyboard, and shows that
+cell's details in the same box the other tables use.
+
+The mechanism filter has one entry per mechanism family (every variant of it) with the
+variants nested under it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from . import render
+from .data import Matrix, load_matrices
+from .render import GLYPH, esc
+
+ENVS = "matrix/envs"  # generated files, beside the page (site/matrix/envs/<key>.json)
+
+
+def env_url(m: Matrix) -> str:
+    """The environment file's URL relative to the matrix page (``matrix/`` in the site)."""
+    return f"envs/{m.key}.json"
+
+
+def cell_td(cell: dict[str, Any] | None) -> str:
+    """A bare cell: the details come from the environment file."""
+    if cell is None:
+        return '<td class="jx-cell jx-missing">·</td>'
+    status = cell["status"]
+    calls = cell.get("host_calls")
+    badge = f'<sub class="jx-calls">{calls}</sub>' if calls is not None and status != "n/a" else ""
+    cls = "na" if status == "n/a" else status
+    return (
+        f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#">{GLYPH[status]}{badge}</a></td>'
+    )
+
+
+def table(m: Matrix) -> str:
+    """Variant × computation rows, transform columns, bare cells."""
+    rows = []
+    comps = [c["name"] for c in m.computations]
+    for v in m.variants:
+        vid, mech = esc(v["id"]), esc(v["mechanism"])
+        rows.append(
+            f'<tr class="jx-vhead" data-variant="{vid}" data-mechanism="{mech}">'
+            f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup">'
+            f"{esc(v['label'])} <code>{vid}</code></th></tr>"
+        )
+        for c in comps:
+            tds = "".join(cell_td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
+            rows.append(
+                f'<tr data-variant="{vid}" data-mechanism="{mech}" data-computation="{esc(c)}">'
+                f'<th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
+            )
+    inner = f'<p class="jx-envline">{render.environment_line(m)}</p>' + render._table(
+        1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
+    )
+    return inner
+
+
+def env_file(m: Matrix) -> str:
+    """One environment's file: its table and every cell's details and test id."""
+    doc = {
+        "key": m.key,
+        "label": m.label,
+        "transforms": [t["id"] for t in m.transforms],
+        "html": table(m),
+        "cells": {
+            "|".join(key): ["\n".join(render.cell_lines(c)), c["test"]]
+            for key, c in m.cells.items()
+        },
+    }
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def add_files(files: Any, config: Any) -> Any:
+    """The environment files, as generated files (nothing written into docs/)."""
+    from mkdocs.structure.files import File
+
+    for m in load_matrices():
+        files.append(File.generated(config, f"{ENVS}/{m.key}.json", content=env_file(m)))
+    return files
+
+
+def filters(ms: Sequence[Matrix]) -> str:
+    """One mechanism entry per family, its variants nested under it; one per computation."""
+    families: dict[str, dict[str, str]] = {}
+    comps: list[str] = []
+    for m in ms:
+        for v in m.variants:
+            families.setdefault(v["mechanism"], {}).setdefault(v["id"], v["label"])
+        comps += [c["name"] for c in m.computations if c["name"] not in comps]
+    groups = []
+    for mech, variants in families.items():
+        n = len(variants)
+        opts = [
+            f'<option value="m:{esc(mech)}">{esc(mech)}: all {n} variant{"s" * (n != 1)}</option>'
+        ]
+        if n > 1:
+            opts += [
+                f'<option value="v:{esc(vid)}">{esc(label)} ({esc(vid.split("/", 1)[-1])})</option>'
+                for vid, label in variants.items()
+            ]
+        groups.append(f'<optgroup label="{esc(mech)}">{"".join(opts)}</optgroup>')
+    copts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in comps)
+    return (
+        '<p class="jx-filters">'
+        '<label>Mechanism <select class="jx-filter" data-filter="mechanism">'
+        f'<option value="">all</option>{"".join(groups)}</select></label> '
+        '<label>Computation <select class="jx-filter" data-filter="computation">'
+        f'<option value="">all</option>{copts}</select></label>'
+        "</p>"
+    )
+
+
+def page(ms: Sequence[Matrix]) -> str:
+    blocks = []
+    for i, m in enumerate(ms):
+        inner = (
+            table(m)
+            if i == 0
+            else f'<p class="jx-envline jx-loading">{esc(m.label)}: loading its table…</p>'
+        )
+        hidden = "" if i == 0 else " hidden"
+        blocks.append(
+            f'<div class="jx-env" data-env="{esc(m.key)}" data-src="{esc(env_url(m))}"'
+            f"{hidden}>{inner}</div>"
+        )
+    return (
+        '<div class="jx-matrix-page" data-search-exclude>'
+        + render.env_switch(ms, label="JAX version / platform")
+        + filters(ms)
+        + render.legend()
+        + "".join(blocks)
+        + "</div>"
+    )
