@@ -31,7 +31,8 @@ from . import behaviour, claims, code, data, examples, matrixpage, perf, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
-DIRECTIVE = re.compile(r"^<!-- jaxcb:([a-z-]+)((?:[ \t]+[^\s]+)*)[ \t]*-->[ \t]*$", re.M)
+# alone on a line; indented (inside a list item) the expansion keeps the indentation
+DIRECTIVE = re.compile(r"^([ \t]*)<!-- jaxcb:([a-z-]+)((?:[ \t]+[^\s]+)*)[ \t]*-->[ \t]*$", re.M)
 
 
 class DirectiveError(ValueError):
@@ -197,6 +198,45 @@ def d_quick(src: str) -> str:
         f'<thead><tr><th class="jx-corner">transform</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+def _phrase(cell: dict[str, Any] | None) -> str:
+    """What one cell says, in a few words (for tables of measured contracts)."""
+    if cell is None:
+        return "not measured"
+    status, calls = cell["status"], cell.get("host_calls")
+    n = "" if calls is None else f", {calls} host call{'s' if calls != 1 else ''}"
+    if status == "ok":
+        return f"works{n}"
+    if status == "error":
+        return f"raises `{cell.get('error_type')}`"
+    if status == "wrong":
+        fx = cell.get("effects") or {}
+        return f"runs, wrong{n}" + (f" ({fx['verdict']} records)" if fx else "")
+    return "—"
+
+
+def d_contracts(src: str, computation: str, *transforms: str) -> str:
+    """Every variant measured under every transform (not the rows scoped to some), one row
+    each, one column per transform: what the newest committed file measured, in words."""
+    ms = load_matrices()
+    if not ms:
+        return _no_data()
+    m = ms[0]
+    tmap = {t["id"]: t for t in m.transforms}
+    missing = [t for t in transforms if t not in tmap]
+    if missing:
+        raise DirectiveError(f"{src}: contracts: no transform {missing} in {m.label}")
+    head = " | ".join(esc(tmap[t]["label"]) for t in transforms)
+    rows = [f"| variant | {head} |", "|---|" + "---|" * len(transforms)]
+    for v in m.variants:
+        if v.get("transforms") is not None:
+            continue
+        cells = [_phrase(m.cell(v["id"], computation, t)) for t in transforms]
+        if all(c in ("—", "not measured") for c in cells):
+            continue
+        rows.append(f"| {esc(v['label'])} | " + " | ".join(cells) + " |")
+    return f"*`{computation}` on {esc(m.label)}; every cell is in the [matrix]({rel(src, 'matrix.md')}).*\n\n" + "\n".join(rows)
 
 
 def d_calls(src: str, transform: str, *wanted: str) -> str:
@@ -467,6 +507,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     "calls": d_calls,
     "check-rules": d_check_rules,  # docs/check.md (jaxcb_core.check)
     "computation": d_computation,
+    "contracts": d_contracts,
     "computations": d_computations,
     "environments": d_environments,
     "legend": d_legend,
@@ -530,12 +571,13 @@ def expand(markdown: str, src_uri: str) -> str:
         markdown = markdown.replace("<!-- jaxcb:claims-table -->", claims_table(markdown), 1)
 
     def sub(m: re.Match[str]) -> str:
-        name, args = m.group(1), shlex.split(m.group(2))
+        indent, name, args = m.group(1), m.group(2), shlex.split(m.group(3))
         if name not in DIRECTIVES:
             raise DirectiveError(f"{src_uri}: unknown directive jaxcb:{name}")
         try:
-            return DIRECTIVES[name](src_uri, *args)
+            out = DIRECTIVES[name](src_uri, *args)
         except TypeError as e:
             raise DirectiveError(f"{src_uri}: jaxcb:{name} {args}: {e}") from e
+        return "\n".join(indent + line if line else line for line in out.split("\n"))
 
     return DIRECTIVE.sub(sub, markdown)
