@@ -7,7 +7,7 @@
 - The session header names JAX, jaxlib, NumPy, Python, the platform and ``jax.devices()``.
 - ``gpu`` tests are skipped where JAX has no GPU backend, ``browser`` tests where Debian's
   ``chromium`` or pytest-playwright is missing, benchmarks unless ``--benchmark-only`` is
-  given; every skip says why.
+  given, ``multiprocess`` tests unless ``--multiprocess`` is; every skip says why.
 
 Run as a script (``python tests/conftest.py``) it prints the same banner; the tox test
 environments do that before pytest starts. The docs environment has no JAX at all (the
@@ -102,6 +102,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="rewrite docs/data/matrix/<jax>-<platform>-<n>.json from the cells this run measured",
     )
     parser.addoption(
+        "--multiprocess",
+        action="store_true",
+        default=False,
+        help="run the multi-process tests (tests/distributed; `tox -e multiprocess` does)",
+    )
+    parser.addoption(
         "--update-behaviour",
         action="store_true",
         default=False,
@@ -138,7 +144,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.getoption("benchmark_only", default=False):
         bench_reason = "benchmarks are off by default: run `tox -e bench` (pytest --benchmark-only)"
 
+    multiprocess_reason = None
+    if not config.getoption("multiprocess", default=False):
+        multiprocess_reason = (
+            "multi-process tests start JAX jobs of several processes (about a minute): "
+            "run `tox -e multiprocess` (pytest --multiprocess)"
+        )
+
     for item in items:
+        if multiprocess_reason and item.get_closest_marker("multiprocess"):
+            item.add_marker(pytest.mark.skip(reason=f"skipped: {multiprocess_reason}"))
         if gpu_reason and item.get_closest_marker("gpu"):
             item.add_marker(pytest.mark.skip(reason=f"skipped: {gpu_reason}"))
         if browser_reason and item.get_closest_marker("browser"):

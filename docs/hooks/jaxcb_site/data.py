@@ -105,11 +105,21 @@ def _load(directory: str, stamp: tuple[tuple[str, float], ...]) -> tuple[Matrix,
     return tuple(sorted(out, key=lambda m: m.sort_key, reverse=True))
 
 
-def load_matrices(directory: Path | None = None) -> tuple[Matrix, ...]:
-    """Every matrix file, newest JAX first (CPU before other platforms of the same JAX)."""
+def _all_matrices(directory: Path | None = None) -> tuple[Matrix, ...]:
     d = directory or matrix_dir()
     stamp = tuple((p.name, p.stat().st_mtime) for p in schema.files(d))
     return _load(str(d), stamp)
+
+
+def load_matrices(directory: Path | None = None) -> tuple[Matrix, ...]:
+    """Every one-process matrix file, newest JAX first (CPU before other platforms of the
+    same JAX). The multi-process files (other columns) are :func:`load_distributed`'s."""
+    return tuple(m for m in _all_matrices(directory) if m.env.get("process_count", 1) == 1)
+
+
+def load_distributed(directory: Path | None = None) -> tuple[Matrix, ...]:
+    """Every multi-process matrix file (``<jax>-<platform>-<procs>x<devices>.json``)."""
+    return tuple(m for m in _all_matrices(directory) if m.env.get("process_count", 1) > 1)
 
 
 def variants() -> list[dict[str, Any]]:

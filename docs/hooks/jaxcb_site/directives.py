@@ -15,6 +15,7 @@ legend                 the cell legend
 bench-NAME             a section of the performance page (``jaxcb_site.perf``)
 check-rules [seeds]    ``jaxcb check``'s rule table, or its findings on the seed code
 example PKG NAME       docs/examples/PKG/NAME.py and the output tests/examples recorded
+dist-NAME              the multi-process page (``jaxcb_site.distributed``)
 =====================  ==============================================================
 """
 
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import behaviour, claims, code, data, examples, matrixpage, perf, render
+from . import behaviour, claims, code, data, distributed, examples, matrixpage, perf, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -236,7 +237,10 @@ def d_contracts(src: str, computation: str, *transforms: str) -> str:
         if all(c in ("—", "not measured") for c in cells):
             continue
         rows.append(f"| {esc(v['label'])} | " + " | ".join(cells) + " |")
-    return f"*`{computation}` on {esc(m.label)}; every cell is in the [matrix]({rel(src, 'matrix.md')}).*\n\n" + "\n".join(rows)
+    return (
+        f"*`{computation}` on {esc(m.label)}; every cell is in the [matrix]({rel(src, 'matrix.md')}).*\n\n"
+        + "\n".join(rows)
+    )
 
 
 def d_calls(src: str, transform: str, *wanted: str) -> str:
@@ -520,6 +524,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **behaviour.DIRECTIVES,  # exceptions, dispatch, gotchas (docs/data/behaviour)
     **claims.DIRECTIVES,  # expect: a statement about behaviour, checked against its cells
     "example": examples.directive,  # a runnable example and its recorded output
+    **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
 }
 
 

@@ -108,14 +108,16 @@ def render(data: MatrixFile, width: int = 80) -> str:
     ]
     for i, v in enumerate(variants, 1):
         lines.append(f"  {i:>2} {v.id}")
-    label_w = max(len(t.label) for t in transforms) + 1
+    # transform labels as wide as the longest, or cut (…) so that a row fits in `width`
+    label_w = min(max(len(t.label) for t in transforms) + 1, max(12, width - 3 * len(variants)))
     for comp in data.computations:
         lines += ["", f"{comp.name}: {comp.summary}"[:width]]
         lines.append(" " * label_w + "".join(f"{i:>3}" for i in range(1, len(variants) + 1)))
         for t in transforms:
             found = (cells.get((v.id, comp.name, t.id)) for v in variants)
             row = [SYMBOL[c.status] if c else " " for c in found]
-            lines.append(f"{t.label:<{label_w}}" + "".join(f"{s:>3}" for s in row))
+            label = t.label if len(t.label) < label_w else t.label[: label_w - 2] + "…"
+            lines.append(f"{label:<{label_w}}" + "".join(f"{s:>3}" for s in row))
     return "\n".join(lines)
 
 

@@ -90,7 +90,7 @@ def merge(key: Key, lines: Sequence[dict[str, Any] | None], missing: dict[int, A
             error_type, error = missing[p]
             views.append(ProcessCell(process=p, status="error", error_type=error_type, error=error))
             continue
-        view = ProcessCell(process=p, **{f: line.get(f) for f in FIELDS})
+        view = ProcessCell.model_validate({"process": p, **{f: line.get(f) for f in FIELDS}})
         if line.get("mismatch"):
             view.status, view.reason = "wrong", line["mismatch"]
         views.append(view)
@@ -119,19 +119,22 @@ def merge(key: Key, lines: Sequence[dict[str, Any] | None], missing: dict[int, A
     return cell
 
 
-def _missing(launch_: Launch, job_index: int, key: Key) -> dict[int, Any]:
+def _missing(launch_: Launch, job_index: int, what: Any) -> dict[int, Any]:
+    """``(error_type, error)`` for each process of a job that ended in a fault."""
     from .pool import _crash_cell
 
     job = launch_.jobs[job_index]
     assert job.fault is not None
+    limit = launch_.timeouts[job.items[job.fault.index] >= len(launch_.keys)]
+    key = tuple(str(x) for x in what)[:3]
     out: dict[int, Any] = {}
     for p in job.procs:
         rc = p.popen.returncode
         if job.fault.kind == "crash" and (p.index == job.fault.culprit or rc not in (None, -9)):
-            crash = _crash_cell(key, rc, p.log_text())
+            crash = _crash_cell(key, rc, p.log_text())  # type: ignore[arg-type]
             out[p.index] = (crash.error_type, crash.error)
         elif job.fault.kind == "timeout":
-            out[p.index] = ("process timeout", f"no result in {launch_.cell_timeout:.0f} s")
+            out[p.index] = ("process timeout", f"no result in {limit:.0f} s")
         else:
             out[p.index] = ("process killed", f"torn down when process {job.fault.culprit} died")
     return out
@@ -139,45 +142,65 @@ def _missing(launch_: Launch, job_index: int, key: Key) -> dict[int, Any]:
 
 def collect(launch_: Launch) -> tuple[list[Cell], dict[str, Any], ShardingCost | None]:
     """The merged cells in key order, process 0's environment, and the timings (if any)."""
-    cells: dict[Key, Cell] = {}
+    items = launch_.items
+    results: dict[int, Cell | CostResult] = {}
     for j, job in enumerate(launch_.jobs):
-        keys = launch_.keys[job.first :]
-        per = [p.get("cell") for p in job.procs]
+        per = [p.results() for p in job.procs]
         done = min(len(x) for x in per)
         for i in range(done):
-            cells[keys[i]] = merge(keys[i], [x[i] for x in per], {})
-        if job.fault is not None and job.fault.index < len(keys):
-            key = keys[job.fault.index]
-            lines = [x[done] if len(x) > done else None for x in per]
-            cells[key] = merge(key, lines, _missing(launch_, j, key))
-    env = launch_.jobs[0].procs[0].get("ready")[0]
-    timings = [p.get("costs") for p in launch_.jobs[-1].procs]
-    return [cells[k] for k in launch_.keys], env, _costs(timings)
-
-
-def _costs(timings: list[list[dict[str, Any]]]) -> ShardingCost | None:
-    if not all(timings):
-        return None
-    runs = [t[0] for t in timings]
-    first = runs[0]
-    results = [
-        CostResult(
-            variant=r["variant"],
-            form=r["form"],
-            n=r["n"],
-            median_s=[run["results"][i]["median_s"] for run in runs],
-            host_calls=[run["results"][i]["host_calls"] for run in runs],
-            shapes=[run["results"][i]["shape"] for run in runs],
+            results[job.items[i]] = _one(items[job.items[i]], [x[i] for x in per], {})
+        if job.fault is not None and job.fault.index < len(job.items):
+            i = job.fault.index
+            kind, what = items[job.items[i]]
+            lines = [x[i] if len(x) > i else None for x in per]
+            results[job.items[i]] = _one((kind, what), lines, _missing(launch_, j, what))
+    for i, why in launch_.skipped.items():
+        variant, form, n = items[i][1]
+        results[i] = CostResult(
+            variant=variant, form=form, n=n, median_s=[], host_calls=[], shapes=[], error=why
         )
-        for i, r in enumerate(first["results"])
-    ]
+    cells = [r for r in (results[i] for i in range(len(launch_.keys))) if isinstance(r, Cell)]
+    timings = [r for i, r in sorted(results.items()) if isinstance(r, CostResult)]
+    env = launch_.jobs[0].procs[0].get("ready")[0]
+    return cells, env, _costs(launch_, timings)
+
+
+def _one(item: tuple[str, Any], lines: list[Any], missing: dict[int, Any]) -> Cell | CostResult:
+    kind, what = item
+    if kind == "cell":
+        return merge(tuple(what), lines, missing)
+    variant, form, n = what
+    if any(x is None for x in lines):
+        p = next(i for i, x in enumerate(lines) if x is None)
+        error_type, error = missing[p]
+        failed = f"process {p}: {error_type}: {error}"
+        empty: list[Any] = []
+        return CostResult(
+            variant=variant, form=form, n=n, median_s=empty, host_calls=[], shapes=[], error=failed
+        )
+    return CostResult(
+        variant=variant,
+        form=form,
+        n=lines[0]["n"],
+        median_s=[x["median_s"] for x in lines],
+        host_calls=[x["host_calls"] for x in lines],
+        shapes=[x["shape"] for x in lines],
+    )
+
+
+def _costs(launch_: Launch, timings: list[CostResult]) -> ShardingCost | None:
+    if not launch_.costs:
+        return None
+    from .shardcost import REPEATS
+
+    lines = [x for job in launch_.jobs for x in job.procs[0].get("cost")]
     return ShardingCost(
-        sizes=first["sizes"],
-        repeats=first["repeats"],
-        load_start=first["load_start"],
-        load_end=first["load_end"],
-        duration_s=first["duration_s"],
-        results=results,
+        sizes=sorted({int(c[2]) for c in launch_.costs}),
+        repeats=lines[0]["repeats"] if lines else REPEATS,
+        load_start=lines[0]["load"] if lines else None,
+        load_end=lines[-1]["load"] if lines else None,
+        duration_s=round(sum(x["seconds"] for x in lines), 1),
+        results=timings,
     )
 
 
@@ -196,6 +219,7 @@ def run(
     from .catalog import CATALOG
     from .matrix import computation_info, select, transform_info
     from .mechanisms import discover, from_file
+    from .shardcost import plan
     from .spmd import TRANSFORMS
 
     start = time.perf_counter()
@@ -204,7 +228,8 @@ def run(
     cs = select(CATALOG, computations, "name")
     ts = select(TRANSFORMS, transforms, "id")
     keys = [(v.id, c.name, t.id) for v in vs for c in cs for t in ts]
-    done = launch(layout, keys, registries=registries, costs=costs, progress=progress, **options)
+    timings = plan(vs) if costs else []
+    done = launch(layout, keys, registries=registries, costs=timings, progress=progress, **options)
     cells, env, timing = collect(done)
     described = {k: v for k, v in env.items() if k not in ("collectives", "pid")}
     return MatrixFile(

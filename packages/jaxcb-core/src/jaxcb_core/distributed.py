@@ -34,9 +34,9 @@ from .layout import Layout, LayoutError, check_loopback, check_port, free_port
 __all__ = ["Launch", "LaunchError", "Layout", "LayoutError", "launch", "stop"]
 
 CELL_TIMEOUT = 120.0  # seconds without a cell that every process finished
+COST_TIMEOUT = 30.0  # the same for one timing
 START_TIMEOUT = 180.0  # import JAX and join the job
-COST_TIMEOUT = 600.0
-MAX_FAULTS = 8  # timeouts and crashes in one launch before it gives up
+MAX_FAULTS = 16  # timeouts and crashes in one launch before it gives up
 Key = tuple[str, str, str]
 
 
@@ -68,13 +68,17 @@ class Proc:
     def get(self, kind: str) -> list[Any]:
         return [line[kind] for line in self.lines if kind in line]
 
+    def results(self) -> list[dict[str, Any]]:
+        """What this process wrote for each item of its plan: its cells, then its timings."""
+        return [*self.get("cell"), *self.get("cost")]
+
     def log_text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
 
 
 @dataclasses.dataclass
 class Fault:
-    """A cell (index into the job's keys) that a process hung or died in."""
+    """An item (index into the job's plan: cells, then timings) a process hung or died in."""
 
     index: int
     kind: str  # "timeout" or "crash"
@@ -87,7 +91,7 @@ class Job:
     """One start of every process (a launch restarts after each fault)."""
 
     port: int
-    first: int
+    items: list[int]  # what its plan holds: indices into the launch's items, in order
     procs: list[Proc]
     seconds: float = 0.0
     fault: Fault | None = None
@@ -103,8 +107,14 @@ class Launch:
 
     layout: Layout
     keys: list[Key]
-    cell_timeout: float
+    costs: list[list[Any]]  # the timings after the cells: [variant id, form, n]
+    timeouts: tuple[float, float]  # seconds for a cell, for a timing
     jobs: list[Job] = dataclasses.field(default_factory=list)
+    skipped: dict[int, str] = dataclasses.field(default_factory=dict)  # item index: why
+
+    @property
+    def items(self) -> list[tuple[str, Any]]:
+        return [*(("cell", k) for k in self.keys), *(("cost", c) for c in self.costs)]
 
 
 def _env() -> dict[str, str]:
@@ -159,15 +169,15 @@ def stop(procs: Sequence[Proc], grace: float = 0.0) -> None:
 
 
 def _watch(
-    procs: list[Proc], n: int, costs: bool, cell_timeout: float, start_timeout: float
+    procs: list[Proc], cells: int, timeouts: tuple[float, float], start_timeout: float
 ) -> Fault | None:
-    """Wait until every process is done (``None``) or one hangs or dies in a cell."""
+    """Wait until every process is done (``None``) or one hangs or dies in an item."""
     last, finished, joined = time.monotonic(), 0, False
     while True:
         time.sleep(0.1)
         for p in procs:
             p.read()
-        counts = [len(p.get("cell")) for p in procs]
+        counts = [len(p.results()) for p in procs]
         ready = all(p.get("ready") for p in procs)
         if min(counts) > finished or (ready and not joined):
             last, finished, joined = time.monotonic(), min(counts), ready
@@ -184,8 +194,7 @@ def _watch(
             first = min(dead, key=lambda p: (not _fatal(p), counts[p.index], p.index))
             stuck = [p.index for p in procs if counts[p.index] <= counts[first.index]]
             return Fault(counts[first.index], "crash", stuck, first.index)
-        limit = COST_TIMEOUT if costs and finished == n else cell_timeout
-        if time.monotonic() - last > limit:
+        if time.monotonic() - last > timeouts[min(counts) >= cells]:
             return Fault(
                 finished, "timeout", [p.index for p in procs if counts[p.index] == finished]
             )
@@ -202,38 +211,54 @@ def launch(
     *,
     port: int | None = None,
     registries: Sequence[str] = (),
-    costs: bool = False,
+    costs: Sequence[Sequence[Any]] = (),
     cell_timeout: float = CELL_TIMEOUT,
+    cost_timeout: float = COST_TIMEOUT,
     start_timeout: float = START_TIMEOUT,
     progress: Callable[[str], None] | None = None,
 ) -> Launch:
-    """Run ``keys`` in every process of ``layout``; restart after each fault (see above)."""
+    """Run ``keys``, then time ``costs`` (:mod:`jaxcb_core.shardcost`), in every process of
+    ``layout``; restart after each fault (see above)."""
     check_loopback()
     if port is not None:
         check_port(port)
-    out = Launch(layout, list(keys), cell_timeout)
-    start = 0
+    out = Launch(layout, list(keys), [list(c) for c in costs], (cell_timeout, cost_timeout))
+    items, n_keys = out.items, len(out.keys)
+    todo = list(range(len(items)))
     with tempfile.TemporaryDirectory(prefix="jaxcb-distributed-") as tmp:
         while True:
             job_port = port if port is not None and not out.jobs else free_port()
-            plan = {"keys": out.keys[start:], "registries": list(registries), "costs": costs}
-            plan["init_timeout"] = int(start_timeout)
+            plan: dict[str, Any] = {"registries": list(registries), "init_timeout": start_timeout}
+            plan["keys"] = [out.keys[i] for i in todo if i < n_keys]
+            plan["costs"] = [out.costs[i - n_keys] for i in todo if i >= n_keys]
             began = time.monotonic()
             procs = _start(layout, job_port, plan, Path(tmp) / f"job-{len(out.jobs)}")
-            job = Job(job_port, start, procs)
+            job = Job(job_port, todo, procs)
             out.jobs.append(job)
+            finished = False
             try:
-                job.fault = _watch(procs, len(plan["keys"]), costs, cell_timeout, start_timeout)
-            finally:
-                stop(procs, grace=30.0 if job.fault is None else 0.0)
+                job.fault = _watch(procs, len(plan["keys"]), out.timeouts, start_timeout)
+                finished = job.fault is None
+            finally:  # a finished job may still be shutting down; anything else is killed
+                stop(procs, grace=30.0 if finished else 0.0)
                 for p in procs:
                     p.read()
                 job.seconds = round(time.monotonic() - began, 1)
-            if job.fault is None or start + job.fault.index >= len(out.keys):
-                return out  # done, or a fault after the last cell (timing them): no data
+            if job.fault is None or job.fault.index >= len(todo):
+                return out  # done, or a fault after the last item (shutting down)
+            failed = todo[job.fault.index]
             if progress is not None:
-                key = " | ".join(out.keys[start + job.fault.index])
-                progress(f"{job.fault.kind} in {key}; restarting every process after it")
+                what = " | ".join(str(x) for x in items[failed][1])
+                progress(f"{job.fault.kind} in {what}; restarting every process after it")
             if sum(j.fault is not None for j in out.jobs) >= MAX_FAULTS:
                 raise LaunchError(f"{MAX_FAULTS} faults in one launch: giving up")
-            start += job.fault.index + 1
+            todo = todo[job.fault.index + 1 :]
+            if failed >= n_keys:  # a timing that failed is not tried again at a larger n
+                variant, form, n = out.costs[failed - n_keys]
+                for i in todo:
+                    v, f, m = out.costs[i - n_keys] if i >= n_keys else (None, None, 0)
+                    if (v, f) == (variant, form) and m > n:
+                        out.skipped[i] = f"not run: the same form failed at n = {n}"
+                todo = [i for i in todo if i not in out.skipped]
+            if not todo:
+                return out

@@ -31,16 +31,16 @@ class Layout:
     local_devices: int = 2
 
     def __post_init__(self) -> None:
-        p, d = self.processes, self.local_devices
-        if not isinstance(p, int) or isinstance(p, bool) or p < 2:
+        p, d = _whole(self.processes), _whole(self.local_devices)
+        if p is None or p < 2:
             raise LayoutError(
-                f"a multi-process layout needs at least 2 processes, got {p!r} "
+                f"a multi-process layout needs at least 2 processes, got {self.processes!r} "
                 "(one process is `jaxcb matrix` without --processes)"
             )
         if p > MAX_PROCESSES:
             raise LayoutError(f"at most {MAX_PROCESSES} processes on one machine, got {p}")
-        if not isinstance(d, int) or isinstance(d, bool) or d < 1:
-            raise LayoutError(f"each process needs at least 1 device, got {d!r}")
+        if d is None or d < 1:
+            raise LayoutError(f"each process needs at least 1 device, got {self.local_devices!r}")
 
     @property
     def devices(self) -> int:
@@ -92,8 +92,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _whole(value: object) -> int | None:
+    """``value`` if it is an int (not a bool), else ``None``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def check_port(port: int) -> int:
-    if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
+    """``port``, if it can be the coordinator's: a port number nothing listens on."""
+    p = _whole(port)
+    if p is None or not 1 <= p <= 65535:
         raise LayoutError(f"a port is a number from 1 to 65535, got {port!r}")
     if not port_free(port):
         raise LayoutError(

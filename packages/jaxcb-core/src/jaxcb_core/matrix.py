@@ -40,7 +40,17 @@ __all__ = [
     "select",
 ]
 
-COMPARED = ("status", "reason", "error_type", "error", "host_calls", "shapes", "effects", "warning")
+COMPARED = (
+    "status",
+    "reason",
+    "error_type",
+    "error",
+    "host_calls",
+    "shapes",
+    "effects",
+    "warning",
+    "processes",  # multi-process matrices only (absent, so equal, in the others)
+)
 
 
 def select(items: Iterable[Any], names: Sequence[str] | None, attr: str) -> list[Any]:

@@ -199,11 +199,15 @@ def from_file(spec: str) -> list[Variant]:
     path, _, name = spec.rpartition(":")
     if not path or not name:
         raise ValueError(f"registry {spec!r}: expected 'path/to/file.py:function'")
-    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    import sys
+
+    module_spec = importlib.util.spec_from_file_location(f"jaxcb_registry_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
         raise ValueError(f"registry {spec!r}: {path} is not a Python file")
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
+    module = sys.modules.get(module_spec.name) or importlib.util.module_from_spec(module_spec)
+    if module_spec.name not in sys.modules:
+        sys.modules[module_spec.name] = module  # its pattern functions find their module
+        module_spec.loader.exec_module(module)
     return [from_dict(d) for d in getattr(module, name)()]
 
 

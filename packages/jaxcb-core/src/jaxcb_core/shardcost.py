@@ -12,9 +12,10 @@ observer, a ``send`` form; :mod:`jaxcb_core.mechanisms`), with a host function t
 ``per_shard``
     ``shard_map`` of the same call: every device calls the host with its own block.
 
-Each process times the compiled function itself (median of ``REPEATS`` calls after one
-warm-up call, each waited for with ``block_until_ready`` and ``effects_barrier``) and
-counts its host calls through :func:`jaxcb_core.probe.counting`.
+Each measurement is one item of the job's plan, after the cells (so a size that hangs is a
+timeout of its own, like a cell). Each process times the compiled function itself (median
+of ``REPEATS`` calls after one warm-up call, each waited for with ``block_until_ready`` and
+``effects_barrier``) and counts its host calls through :func:`jaxcb_core.probe.counting`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from . import spmd
 from .mechanisms import Variant
 from .probe import Tally, counting
 
-__all__ = ["FORMS", "REPEATS", "SIZES", "measure", "subjects"]
+__all__ = ["FORMS", "REPEATS", "SIZES", "measure", "plan", "subjects"]
 
 SIZES = (1 << 10, 1 << 14, 1 << 17, 1 << 20)
 REPEATS = 15
@@ -65,7 +66,7 @@ def _function(v: Variant, form: str, tally: Tally) -> Callable[[jax.Array], jax.
     def body(x: jax.Array) -> jax.Array:
         if "call" in v.bare:
             result = jax.ShapeDtypeStruct(x.shape, x.dtype)
-            return v.bare["call"](counting(_add_one, tally, "host"), result, x)  # type: ignore[no-any-return]
+            return v.bare["call"](counting(_add_one, tally, "host"), result, x)
         v.bare["send"](counting(_ignore, tally, "host"), x)
         return x + 1
 
@@ -87,35 +88,27 @@ def _time(f: Callable[[jax.Array], jax.Array], x: jax.Array, repeats: int) -> fl
     return float(np.median(times))
 
 
-def measure(
-    variants: Sequence[Variant], sizes: Sequence[int] = SIZES, repeats: int = REPEATS
-) -> dict[str, Any]:
-    """Every subject × size × form, timed in this process (every process runs the same)."""
-    start, load_start = time.perf_counter(), os.getloadavg()[0]
+def plan(variants: Sequence[Variant], sizes: Sequence[int] = SIZES) -> list[list[Any]]:
+    """Every measurement, ``[variant id, form, n]``: each subject × size × form."""
+    return [[v.id, form, n] for v in subjects(variants) for n in sizes for form in FORMS]
+
+
+def measure(v: Variant, form: str, size: int, repeats: int = REPEATS) -> dict[str, Any]:
+    """One measurement in this process (every process of the job runs the same one)."""
+    start = time.perf_counter()
     m = spmd.mesh()
-    results = []
-    for v in subjects(variants):
-        for size in sizes:
-            n = max(m.size, size - size % m.size)
-            x = spmd.place(np.linspace(-1, 1, n, dtype=np.float32), spmd.SPLIT, m)
-            for form in FORMS:
-                tally = Tally()
-                seconds = _time(_function(v, form, tally), x, repeats)
-                results.append(
-                    {
-                        "variant": v.id,
-                        "form": form,
-                        "n": n,
-                        "median_s": seconds,
-                        "host_calls": tally.calls // (repeats + 1),
-                        "shape": tally.shapes[0] if tally.shapes else None,
-                    }
-                )
+    n = max(m.size, size - size % m.size)
+    x = spmd.place(np.linspace(-1, 1, n, dtype=np.float32), spmd.SPLIT, m)
+    tally = Tally()
+    seconds = _time(_function(v, form, tally), x, repeats)
     return {
-        "sizes": list(sizes),
+        "variant": v.id,
+        "form": form,
+        "n": n,
+        "median_s": seconds,
+        "host_calls": tally.calls // (repeats + 1),
+        "shape": tally.shapes[0] if tally.shapes else None,
         "repeats": repeats,
-        "load_start": load_start,
-        "load_end": os.getloadavg()[0],
-        "duration_s": round(time.perf_counter() - start, 1),
-        "results": results,
+        "load": os.getloadavg()[0],
+        "seconds": time.perf_counter() - start,
     }

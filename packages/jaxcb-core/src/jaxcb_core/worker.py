@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--processes", type=int, required=True)
     p.add_argument("--local-devices", type=int, required=True)
     p.add_argument("--port", type=int, required=True)
-    p.add_argument("--plan", required=True, help="JSON: keys, registries, costs, init_timeout")
+    p.add_argument("--plan", required=True, help="JSON: keys, costs, registries, init_timeout")
     p.add_argument("--out", required=True, help="JSON-lines file this process appends to")
     args = p.parse_args(argv)
     with open(args.plan, encoding="utf-8") as f:
@@ -173,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if plan.get("costs"):
             from . import shardcost
 
-            _emit(f, {"costs": shardcost.measure(list(variants.values()))})
+            for v, form, n in plan["costs"]:
+                _emit(f, {"cost": shardcost.measure(variants[v], form, n)})
         _emit(f, {"done": True})
     jax.distributed.shutdown()
     return 0

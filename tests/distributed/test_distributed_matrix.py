@@ -1,0 +1,88 @@
+"""The multi-process matrix, measured in a 2 × 2 job, against the committed data file.
+
+Each test is one mechanism variant × computation × multi-process transform: what every
+process saw (status, host calls, what its host function received, the effect records its
+sink got) must equal ``docs/data/matrix/<jax>-cpu-2x2.json``. The whole matrix is
+measured once per session in one job of 2 processes × 2 CPU devices joined by
+``jax.distributed`` (about a minute); ``--update-matrix`` rewrites the file from it, as
+``jaxcb matrix --processes 2 --write`` does.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import pytest
+
+from jaxcb_core import distmatrix, matrix, spmd
+from jaxcb_core.catalog import CATALOG
+from jaxcb_core.layout import Layout
+from jaxcb_core.mechanisms import discover
+from jaxcb_core.schema import Cell, MatrixFile, dump, load_matrix
+
+pytestmark = pytest.mark.multiprocess
+
+LAYOUT = Layout(2, 2)
+KEYS = [f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in spmd.TRANSFORMS]
+PATH = matrix.data_dir() / f"{jax.__version__}-cpu-{LAYOUT.processes}x{LAYOUT.local_devices}.json"
+
+
+@functools.cache
+def committed() -> MatrixFile | None:
+    return load_matrix(PATH) if PATH.exists() else None
+
+
+@pytest.fixture(scope="session")
+def measured(request: pytest.FixtureRequest) -> MatrixFile:
+    """The whole multi-process matrix and its timings, measured once."""
+    result = distmatrix.run(LAYOUT)
+    if request.config.getoption("--update-matrix"):
+        dump(result, PATH)
+        print(f"\njaxcb: wrote {len(result.cells)} cells to {PATH}")
+        committed.cache_clear()
+    return result
+
+
+def _committed_cells() -> dict[tuple[str, str, str], Cell]:
+    data = committed()
+    if data is None:
+        pytest.fail(f"no committed multi-process matrix at {PATH}: run with --update-matrix")
+    return data.cell_map()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_cell(key: str, measured: MatrixFile) -> None:
+    cell = measured.cell_map()[tuple(key.split("|"))]  # type: ignore[index]
+    old = _committed_cells().get(cell.key())
+    if old is None:
+        pytest.fail(f"{PATH} has no cell {key}: run with --update-matrix and commit the file")
+    diff = matrix.compare(old, cell)
+    assert not diff, f"{key} no longer matches the committed matrix:\n  " + "\n  ".join(diff)
+
+
+def test_committed_file_has_no_stale_cells() -> None:
+    stale = sorted(set(_committed_cells()) - {tuple(k.split("|")) for k in KEYS})
+    assert not stale, f"cells in {PATH} that no longer exist: {stale[:10]}"
+
+
+def test_committed_file_names_its_layout() -> None:
+    data = committed()
+    assert data is not None, f"no committed multi-process matrix at {PATH}"
+    env = data.environment
+    assert (env.process_count, env.device_count) == (LAYOUT.processes, LAYOUT.devices)
+    assert all(len(c.processes or ()) == LAYOUT.processes for c in data.cells)
+
+
+def test_sharding_cost_calls_match(measured: MatrixFile) -> None:
+    """Where the host ran, and what it got, in each timed form (the times themselves vary)."""
+    data = committed()
+    assert data is not None
+    assert data.sharding_cost is not None
+    assert measured.sharding_cost is not None
+    old = {(r.variant, r.form, r.n): r for r in data.sharding_cost.results}
+    now = {(r.variant, r.form, r.n): r for r in measured.sharding_cost.results}
+    assert set(old) == set(now)
+    for key, r in now.items():
+        if r.error is None and old[key].error is None:
+            assert (r.host_calls, r.shapes) == (old[key].host_calls, old[key].shapes), key
