@@ -218,3 +218,25 @@ def assert_batched_records(got: Records, expected: list[tuple[int, Any]]) -> Non
     received = sorted((int(k), np.asarray(x).tolist()) for k, x in got)
     assert [k for k, _ in received] == [k for k, _ in want]
     np.testing.assert_allclose([x for _, x in received], [x for _, x in want], rtol=2e-6)
+
+
+# --- compilations --------------------------------------------------------------------------
+
+BACKEND_COMPILE = "/jax/core/compile/backend_compile_duration"  # one event per XLA compile
+
+
+@contextlib.contextmanager
+def compilations() -> Iterator[list[str]]:
+    """The XLA compilations made inside the block, one entry each, through
+    ``jax.monitoring`` (the event JAX 0.10 and 0.12 record for every backend compile)."""
+    seen: list[str] = []
+
+    def listener(event: str, duration: float, **kwargs: Any) -> None:
+        if event == BACKEND_COMPILE:
+            seen.append(str(kwargs.get("fun_name", "?")))
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        yield seen
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)

@@ -24,6 +24,7 @@ from pkg_support import (
     diff_argnum,
     host_calls,
     in_axes,
+    raises,
     records,
     sink_of,
 )
@@ -194,15 +195,6 @@ def test_observer_default_report_logs(caplog: pytest.LogCaptureFixture) -> None:
     assert line.startswith("sum_mean {'x': array([0., 1., 2., 3.], dtype=float32), 'sum': ")
 
 
-def test_bessel_native_matches_scipy(x64: None) -> None:
-    # The module docstring's claim: float64 accuracy for |n| <= 10, |z| <= 20.
-    v = np.arange(-10, 11, dtype=np.int32)[:, None]
-    z = np.linspace(-20.0, 20.0, 401)
-    out = np.asarray(jax.jit(jaxcb_debug.bessel_jv)(v, z))
-    assert out.shape == (21, 401)
-    np.testing.assert_allclose(out, scipy.special.jv(v, z), rtol=0, atol=2e-15)
-
-
 def test_bessel_second_derivative(dtype: np.dtype[Any]) -> None:
     # J_1'' = -J_1'/z - (1 - 1/z**2) J_1 (Bessel's equation); differentiable to any order.
     z = np.linspace(0.5, 6.0, 5).astype(dtype)
@@ -212,18 +204,6 @@ def test_bessel_second_derivative(dtype: np.dtype[Any]) -> None:
     dj = 0.5 * (scipy.special.jv(0, z64) - scipy.special.jv(2, z64))
     ref = -dj / z64 - (1 - 1 / z64**2) * scipy.special.jv(1, z64)
     np.testing.assert_allclose(out, ref, rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-6)
-
-
-def test_cubic_root_wide_range(dtype: np.dtype[Any]) -> None:
-    a = np.geomspace(1e-2, 1e2, 9)[:, None]
-    b = np.concatenate([-np.geomspace(1e-3, 1e3, 7), [0.0], np.geomspace(1e-3, 1e3, 7)])
-    a, b = a.astype(dtype), b.astype(dtype)
-    root = jax.jit(lambda a, b: jaxcb_debug.cubic_root(a, b, report=lambda *r: None))
-    out = np.asarray(root(a, b)).astype(np.float64)
-    a, b = a.astype(np.float64), b.astype(np.float64)
-    residual = out**3 + a * out - b
-    scale = np.abs(b) + a * np.abs(out) + np.abs(out) ** 3
-    assert np.all(np.abs(residual) <= 8 * np.finfo(dtype).eps * np.maximum(scale, 1e-300))
 
 
 # --- effects -----------------------------------------------------------------------------------
@@ -395,3 +375,88 @@ def test_registry_is_valid_and_complete() -> None:
     assert not hasattr(jaxcb_debug, "host_draw")
     exported = set(OBSERVERS + EFFECTS) | {f"{n}_print" for n in EFFECTS}
     assert set(jaxcb_debug.__all__) == exported
+
+
+# --- jax.checkpoint and sharded inputs ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_effect_under_checkpoint_reports_every_step_twice(name: str, x32: None) -> None:
+    """The docstring's warning: remat runs the forward pass again inside the backward pass,
+    and the debug callback with it."""
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    got, sink = sink_of(c)
+    fn = public(name)
+    loss = jax.checkpoint(lambda x0: fn(x0, *args[1:], **sink).sum())
+    jax.jit(jax.grad(loss))(args[0])
+    jax.effects_barrier()
+    steps = [k for k, _ in records(c, *args)]
+    assert [int(k) for k, _ in got] == steps + steps
+    got.clear()
+    jax.jit(jax.grad(lambda x0: fn(x0, *args[1:], **sink).sum()))(args[0])  # no remat: once
+    jax.effects_barrier()
+    assert [int(k) for k, _ in got] == steps
+
+
+def sharded(x: np.ndarray) -> jax.Array:
+    mesh = jax.make_mesh((len(jax.devices()),), ("d",))
+    spec = jax.sharding.PartitionSpec("d")
+    return jax.device_put(x, jax.sharding.NamedSharding(mesh, spec))
+
+
+needs_devices = pytest.mark.skipif(len(jax.devices()) < 2, reason="needs 2 or more devices")
+SHARDED_CALLS = {  # name: (call with the sharded array, its argument's name)
+    "log_steps": (lambda x, **kw: jaxcb_debug.log_steps(x, 3, **kw), "x0"),
+    "progress": (lambda x, **kw: jaxcb_debug.progress(x, 4, 2, **kw), "x0"),
+    "sin_scale": (lambda x, **kw: jaxcb_debug.sin_scale(x, 1.0, **kw), "x"),
+    "sum_mean": (lambda x, **kw: jaxcb_debug.sum_mean(x, **kw), "x"),
+    "cubic_root": (lambda x, **kw: jaxcb_debug.cubic_root(x + 1, x, **kw), "a"),
+    "bessel_jv": (lambda x, **kw: jaxcb_debug.bessel_jv(1, x, **kw), "z"),
+}
+
+
+@needs_devices
+@pytest.mark.parametrize("name", SHARDED_CALLS)
+def test_ordered_with_a_sharded_input_raises_a_clear_error(name: str, x32: None) -> None:
+    """JAX's own error names an effect object ("The following ordered effects are not
+    supported for more than 1 device: [<...OrderedDebugEffect object at 0x...>]")."""
+    call, arg = SHARDED_CALLS[name]
+    n = len(jax.devices())
+    x = sharded(np.linspace(0.5, 1.0, 2 * n).astype(np.float32))
+    message = f"{name}: ordered=True needs {arg} on one device, got {arg} on {n} devices"
+    with raises(ValueError, message, whole=True):
+        call(x, ordered=True, **({"log": print} if name == "log_steps" else {}))
+    seen: list[Any] = []
+    sink = {"log_steps": "log", "progress": "report"}.get(name, "report")
+    call(x, ordered=False, **{sink: lambda *r: seen.append(r)})  # unordered works
+    jax.effects_barrier()
+    assert seen
+    with pytest.raises(ValueError, match="ordered effects are not supported for more than 1"):
+        jax.jit(lambda x: call(x, ordered=True))(x)  # under jit JAX itself refuses it
+
+
+def test_bessel_reports_orders_as_int32(x32: None) -> None:
+    reports: list[Any] = []
+    jaxcb_debug.bessel_jv(np.uint8(3), np.ones(2, np.float32), report=lambda *r: reports.append(r))
+    jax.effects_barrier()
+    ((_, values),) = reports
+    assert values["v"].dtype == np.int32
+    assert values["v"] == 3
+
+
+@needs_devices
+def test_print_forms_and_expm_with_a_sharded_input_raise_a_clear_error(x32: None) -> None:
+    n = len(jax.devices())
+    a = sharded(np.stack([np.eye(2, dtype=np.float32)] * n))
+    with raises(ValueError, f"expm: ordered=True needs a on one device, got a on {n} devices"):
+        jaxcb_debug.expm(a, ordered=True)
+    x = sharded(np.zeros(2 * n, np.float32))
+    with raises(
+        ValueError, f"log_steps_print: ordered=True needs x0 on one device, got x0 on {n} devices"
+    ):
+        jaxcb_debug.log_steps_print(x, 2)
+    with raises(
+        ValueError, f"progress_print: ordered=True needs x0 on one device, got x0 on {n} devices"
+    ):
+        jaxcb_debug.progress_print(x, 2, 1)

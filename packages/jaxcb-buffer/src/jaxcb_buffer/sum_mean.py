@@ -3,7 +3,7 @@
 Contract:
 
 - **In place, two outputs.** `on_host(ctx, out, x)` gets `out` as the pytree JAX was
-  promised, here a pair of buffers, and returns `None`: NumPy's reductions write
+  promised, here a pair of buffers, and returns `None`: NumPy's sum and division write
   into them through their `out=` argument, so nothing is allocated or copied back.
   Under `jax.jit` on CPU they are the memory of the two arrays the call returns.
 - **Read-only input.** An input `Buffer` says `writeable=False`, yet `np.asarray` of
@@ -22,11 +22,15 @@ Contract:
   derivative rule is compiled by XLA with the rest of the program; `on_host` runs
   in the Python interpreter, called by XLA in the middle of the program. CPU only:
   `np.asarray` needs the `__array__` protocol, which a `Buffer` has on CPU.
+- **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
+  they are accumulated in float32 (as NumPy does for float16), and both results are
+  cast back. An empty last axis gives a sum of 0 and a mean of NaN.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -34,9 +38,10 @@ import numpy as np
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "on_host", "sum_mean", "sum_mean_callback"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sum_mean", "sum_mean_callback"]
 
 VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
 # --8<-- [start:host]
@@ -52,19 +57,40 @@ def on_host(ctx: ExecutionContext, out: tuple[Buffer, Buffer], x: Buffer) -> Non
     x = _read_only(x)
     total, mean = (np.asarray(o) for o in out)  # XLA's output buffers themselves
     np.sum(x, axis=-1, dtype=x.dtype, out=total)
-    np.mean(x, axis=-1, dtype=x.dtype, out=mean)
+    with np.errstate(invalid="ignore"):  # an empty last axis: 0 / 0 is NaN, silently
+        np.divide(total, x.shape[-1], out=mean)
 
 
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = jnp.asarray(x)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
+    x = _array("sum_mean", "x", x)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
+    _vmap_method("sum_mean", vmap_method)
+    return x.astype(jnp.promote_types(x.dtype, jnp.float32)), x.dtype
 
 
 # --8<-- [start:callback]
@@ -72,10 +98,11 @@ def sum_mean_callback(
     x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> tuple[jax.Array, jax.Array]:
     """`(sum, mean)` over the last axis on the host, in place, without a derivative rule."""
-    x = _check(x)
+    x, dtype = _check(x, vmap_method)
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
     call = buffer_callback(on_host, (out, out), has_side_effect=False, vmap_method=vmap_method)
-    return call(x)
+    total, mean = call(x)
+    return total.astype(dtype), mean.astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -94,11 +121,12 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
 
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `x` is a scalar.
+        TypeError: `x` is not a floating array.
+        ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x = _check(x)
-    return _sum_mean(vmap_method, x)
+    x, dtype = _check(x, vmap_method)
+    total, mean = _sum_mean(vmap_method, x)
+    return total.astype(dtype), mean.astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

@@ -1,13 +1,18 @@
 """Observe the real root of ``x**3 + a*x - b`` with `jax.debug.callback`.
 
-The native result comes from a small `jax.numpy` solver kept in this file:
-Cardano's formula for `a > 0` (one real root), written without cancellation,
+The native result comes from a copy of `jaxcb_native.cubic_root`, kept in this file
+so that it can be copied alone: Cardano's formula for `a > 0` (one real root), on the
+equation scaled by a power of two `2**k` near `max(sqrt(a), cbrt(|b|))` so that
+nothing overflows or underflows, written without cancellation,
 
-    u = cbrt(|b|/2 + sqrt(b**2/4 + (a/3)**3)),   x = b / (u**2 + a/3 + (a/(3u))**2),
+    u = cbrt(|B|/2 + sqrt(B**2/4 + p**3)),   y = B / (u**2 + p + (p/u)**2),
 
-then polished by two Newton steps. It is differentiable (AD through the formula
-and the Newton steps). For `a <= 0` the square root may be of a negative number
-and the result NaN: `a > 0` is the documented domain.
+with `A = a / 2**(2k)`, `B = b / 2**(3k)`, `p = A/3` and the root `x = 2**k * y`,
+then polished by two Newton steps. It is accurate to a few units in the last place
+for any finite `a > 0` and `b` (the tests go from `1e-30` to `1e30`) and
+differentiable (AD through the formula and the Newton steps). For `a <= 0` the
+square root may be of a negative number and the result NaN, and a NaN or infinite
+`a` or `b` gives NaN: `a > 0` is the documented domain.
 
 Contract:
 
@@ -16,8 +21,11 @@ Contract:
 - **When it runs.** Once per call, also when the result is unused under `jax.jit`.
   Under `vmap` once per batch element; under `grad` and `jvp` once, with the
   forward (primal) values only.
-- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order.
+- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order (an
+  eager call with an array sharded over several devices raises `ValueError`).
 - **Derivatives.** Native: `grad` and `jvp` work.
+- **Types.** Floating `a` and `b`, in their common dtype (float16 and bfloat16
+  computed in float32).
 """
 
 from __future__ import annotations
@@ -36,6 +44,8 @@ __all__ = ["cubic_root", "on_host"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
 
+NEWTON_STEPS = 2
+
 
 def _log(name: str, values: dict[str, np.ndarray]) -> None:
     logging.getLogger("jaxcb_debug").info("%s %s", name, values)
@@ -51,8 +61,45 @@ def on_host(report: Report | None, a: Any, b: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b = jnp.asarray(a), jnp.asarray(b)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(
+    a: ArrayLike, b: ArrayLike, report: object, ordered: object
+) -> tuple[jax.Array, jax.Array, bool]:
+    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
     for name, arg in (("a", a), ("b", b)):
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
@@ -62,19 +109,36 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
         raise ValueError(
             f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
         ) from None
+    _sink("cubic_root", "report", report)
+    ordered = _flag("cubic_root", "ordered", ordered)
+    _one_device("cubic_root", ordered, {"a": a, "b": b})
     dtype = jnp.result_type(a, b)
-    return a.astype(dtype), b.astype(dtype)
+    return a.astype(dtype), b.astype(dtype), ordered
 
 
 # --8<-- [start:native]
 def _cardano(a: jax.Array, b: jax.Array) -> jax.Array:
-    """The real root of `x**3 + a*x - b` for `a > 0`: Cardano, then two Newton steps."""
-    p = a / 3
-    u = jnp.cbrt(jnp.abs(b) / 2 + jnp.sqrt((b / 2) ** 2 + p**3))
-    x = b / (u * u + p + (p / u) ** 2)  # = u - p/u with the sign of b, without cancellation
-    for _ in range(2):
-        x = x - (x**3 + a * x - b) / (3 * x * x + a)
-    return x
+    """The real root of `x**3 + a*x - b` for `a > 0`: scaled Cardano, two Newton steps."""
+    dtype = a.dtype
+    a, b = a.astype(jnp.promote_types(dtype, jnp.float32)), b.astype(a.dtype)
+    k = _scale(a, b)  # x = 2**k * y, where y**3 + A*y - B = 0 has |A|, |B| < 1
+    s = jnp.ldexp(jnp.ones_like(a), -k)  # 2**-k: scaling by a power of two is exact
+    big_a, big_b = a * s * s, b * s * s * s  # one factor at a time: none overflows
+    p = big_a / 3
+    u = jnp.cbrt(jnp.abs(big_b) / 2 + jnp.sqrt((big_b / 2) ** 2 + p**3))
+    x = b * s * s / (u * u + p + (p / u) ** 2)  # = 2**k * y, without cancellation
+    for _ in range(NEWTON_STEPS):
+        x = x - (x * (x * x + a) - b) / (3 * x * x + a)
+    return x.astype(dtype)
+
+
+def _scale(a: jax.Array, b: jax.Array) -> jax.Array:
+    """The integer k with 2**k about max(sqrt(|a|), cbrt(|b|)), from the exponents alone."""
+    (_, ea), (_, eb) = jnp.frexp(a), jnp.frexp(b)  # x = m * 2**e with 0.5 <= |m| < 1
+    unset = -(2**29)  # below any exponent: a zero coefficient does not set k
+    ka = jnp.where(a == 0, unset, -(-ea // 2))  # ceil(ea / 2): |a| / 2**(2k) < 1
+    kb = jnp.where(b == 0, unset, -(-eb // 3))  # ceil(eb / 3): |b| / 2**(3k) < 1
+    return jnp.maximum(ka, kb)
 
 
 # --8<-- [end:native]
@@ -82,7 +146,12 @@ def _cardano(a: jax.Array, b: jax.Array) -> jax.Array:
 
 # --8<-- [start:pattern]
 def cubic_root(
-    a: ArrayLike, b: ArrayLike, *, report: Report | None = None, ordered: bool = False
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    report: Report | None = None,
+    ordered: bool = False,
+    partitioned: bool = False,
 ) -> jax.Array:
     """Return the real root of `x**3 + a*x - b` (native) and report it to the host.
 
@@ -91,17 +160,24 @@ def cubic_root(
         b: floating array, broadcastable with `a`.
         report: `report(name, values)` on the host; default logs to `jaxcb_debug`.
         ordered: keep program order with other ordered effects.
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
 
     Returns:
         An array of shape `broadcast(a, b)` and dtype `result_type(a, b)`.
 
     Raises:
-        TypeError: `a` or `b` is not floating.
-        ValueError: `a` and `b` do not broadcast.
+        TypeError: `a` or `b` is not a floating array, `report` is not callable, or
+            `ordered` is not a bool.
+        ValueError: `a` and `b` do not broadcast, or `ordered=True` with an input on
+            several devices.
     """
-    a, b = _check(a, b)
+    a, b, ordered = _check(a, b, report, ordered)
+    partitioned = _flag("cubic_root", "partitioned", partitioned)
     out = _cardano(a, b)
-    jax.debug.callback(functools.partial(on_host, report), a, b, out, ordered=ordered)
+    options = {"partitioned": True} if partitioned else {}
+    jax.debug.callback(functools.partial(on_host, report), a, b, out, ordered=ordered, **options)
     return out
 
 

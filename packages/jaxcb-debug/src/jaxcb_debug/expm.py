@@ -9,8 +9,11 @@ Contract:
 - **When it runs.** Once per call, also when the result is unused under `jax.jit`.
   Under `vmap` once per batch element; under `grad` and `jvp` once, with the
   forward (primal) values only.
-- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order.
+- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order (an
+  eager call with an array sharded over several devices raises `ValueError`).
 - **Derivatives.** Native: `grad` and `jvp` work.
+- **Types and non-finite input.** As `jaxcb_native.expm`: float16 and bfloat16 are
+  computed in float32; a matrix with a NaN or infinite entry comes out as NaN.
 """
 
 from __future__ import annotations
@@ -44,31 +47,82 @@ def on_host(report: Report | None, a: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike) -> jax.Array:
-    a = jnp.asarray(a)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(a: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
+    a = _array("expm", "a", a)
     if not jnp.issubdtype(a.dtype, jnp.floating):
         raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a
+    _sink("expm", "report", report)
+    ordered = _flag("expm", "ordered", ordered)
+    _one_device("expm", ordered, {"a": a})
+    return a, ordered
 
 
 # --8<-- [start:pattern]
-def expm(a: ArrayLike, *, report: Report | None = None, ordered: bool = False) -> jax.Array:
+def expm(
+    a: ArrayLike, *, report: Report | None = None, ordered: bool = False, partitioned: bool = False
+) -> jax.Array:
     """Return the matrix exponential of `a` (native) and report input and output to the host.
 
     Args:
         a: floating array of shape `(..., n, n)`.
         report: `report(name, values)` on the host; default logs to `jaxcb_debug`.
         ordered: keep program order with other ordered effects.
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
+
+    Returns:
+        An array of the shape and dtype of `a`; NaN for a matrix with a non-finite entry.
 
     Raises:
-        TypeError: `a` is not floating.
-        ValueError: `a` is not a (stack of) square matrices.
+        TypeError: `a` is not a floating array, `report` is not callable, or `ordered`
+            is not a bool.
+        ValueError: `a` is not a (stack of) square matrices, or `ordered=True` with `a`
+            on several devices.
     """
-    a = _check(a)
-    out = jax.scipy.linalg.expm(a)
-    jax.debug.callback(functools.partial(on_host, report), a, out, ordered=ordered)
+    a, ordered = _check(a, report, ordered)
+    partitioned = _flag("expm", "partitioned", partitioned)
+    wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
+    out = jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
+    options = {"partitioned": True} if partitioned else {}
+    jax.debug.callback(functools.partial(on_host, report), a, out, ordered=ordered, **options)
     return out
 
 

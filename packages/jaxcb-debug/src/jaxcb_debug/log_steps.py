@@ -9,10 +9,23 @@ Contract:
 - **Every step, in order.** With the default `ordered=True` the steps arrive in
   program order, also when the result is unused under `jax.jit`. With
   `ordered=False` every step still arrives exactly once, in no promised order.
+  `ordered=True` needs one device: an eager call with `x0` sharded over several
+  raises `ValueError` (under `jax.jit` JAX itself refuses it).
 - **Batching.** `vmap` calls the host once per batch element per step.
 - **Derivatives.** Native: the loop is `jax.numpy`, so `grad` works; the log sees
   the forward pass only (the primal states, once per step), never tangents or
-  cotangents.
+  cotangents. Under `jax.checkpoint` (remat) the forward pass runs twice, once more
+  inside the backward pass to recompute what was not saved, and the log sees every
+  step twice: `1, 2, ..., n, 1, 2, ..., n`. Exactly once per step holds only
+  without rematerialisation; for a log that must not repeat, use an
+  `io_callback` (`jaxcb_io.log_steps`), which refuses to be differentiated instead.
+- **Compiled once.** Each form is one module-level `jax.jit` with the Python
+  arguments (`n`, `log`, `ordered`) static: repeated eager calls with the same ones
+  reuse the compiled loop. `log` is compared by equality (the same function, or bound
+  methods of the same object); an unhashable callable works too, compiled every call.
+  `on_host` is static as well, so a replaced one (the probe) gets a trace of its own;
+  `inline=True` traces a call inside another `jax.jit` into it.
+- **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
 """
 
 from __future__ import annotations
@@ -47,60 +60,159 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(fn: str, x0: ArrayLike, n: object) -> jax.Array:  # checked at run time
-    x0 = jnp.asarray(x0)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(
+    fn: str, x0: ArrayLike, n: object, log: object, ordered: object
+) -> tuple[jax.Array, bool]:
+    x0 = _array(fn, "x0", x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"{fn}: x0 must have a floating dtype, got {x0.dtype}")
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"{fn}: n must be a Python int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"{fn}: n must be >= 0, got {n}")
-    return x0
+    _count(fn, "n", n, 0)
+    _sink(fn, "log", log)
+    ordered = _flag(fn, "ordered", ordered)
+    _one_device(fn, ordered, {"x0": x0})
+    return x0, ordered
 
 
 # --8<-- [start:pattern]
-def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = True) -> jax.Array:
+def _loop(
+    x0: jax.Array,
+    *,
+    n: int,
+    log: Log | None,
+    ordered: bool,
+    partitioned: bool = False,
+    on_host: Callable[..., None],
+) -> jax.Array:
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        options = {"partitioned": True} if partitioned else {}
+        jax.debug.callback(functools.partial(on_host, log), k, x, ordered=ordered, **options)
+        return (x, k), None
+
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
+    return x
+
+
+_compiled_loop = jax.jit(
+    _loop, inline=True, static_argnames=("n", "log", "ordered", "partitioned", "on_host")
+)
+
+
+def log_steps(
+    x0: ArrayLike,
+    n: int,
+    *,
+    log: Log | None = None,
+    ordered: bool = True,
+    partitioned: bool = False,
+) -> jax.Array:
     """Run `n` steps of `x -> 0.5 * x + 1`, calling `log(k, x_k)` on the host after each.
+
+    Under `jax.checkpoint` the log sees every step twice (see the module docstring).
 
     Args:
         x0: floating initial state (any shape).
-        n: number of steps, a Python int `>= 0`.
+        n: number of steps, a Python int in `[0, 2**31)`.
         log: `log(k, x_k)` on the host; default logs to the `jaxcb_debug` logger.
         ordered: deliver the steps in program order (default).
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
 
     Returns:
         The final state `x_n` (`x0` when `n == 0`).
 
     Raises:
-        TypeError: `x0` is not floating, or `n` is not an int.
-        ValueError: `n` is negative.
+        TypeError: `x0` is not a floating array, `n` is not an int, `log` is not
+            callable, or `ordered` is not a bool.
+        ValueError: `n` is negative or not below `2**31`, or `ordered=True` with `x0`
+            on several devices.
     """
-    x0 = _check("log_steps", x0, n)
-
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
-        jax.debug.callback(functools.partial(on_host, log), k, x, ordered=ordered)
-        return x, None
-
-    x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
-    return x
+    x0, ordered = _check("log_steps", x0, n, log, ordered)
+    partitioned = _flag("log_steps", "partitioned", partitioned)
+    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
+    # One compiled loop per (n, log, ordered) and host function: passing on_host too gives
+    # a replaced one (a probe counting calls) a trace of its own.
+    return loop(x0, n=n, log=log, ordered=ordered, partitioned=partitioned, on_host=on_host)
 
 
 # --8<-- [end:pattern]
 
 
 # --8<-- [start:print]
-def log_steps_print(x0: ArrayLike, n: int) -> jax.Array:
-    """Like `log_steps`, but print `step {k}: {x}` to stdout in program order."""
-    x0 = _check("log_steps_print", x0, n)
+@functools.partial(jax.jit, inline=True, static_argnames=("n", "partitioned"))
+def _print_loop(x0: jax.Array, *, n: int, partitioned: bool = False) -> jax.Array:
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        options = {"partitioned": True} if partitioned else {}
+        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True, **options)
+        return (x, k), None
 
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
-        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True)
-        return x, None
-
-    x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
     return x
+
+
+def log_steps_print(x0: ArrayLike, n: int, *, partitioned: bool = False) -> jax.Array:
+    """Like `log_steps`, but print `step {k}: {x}` to stdout in program order."""
+    x0, _ = _check("log_steps_print", x0, n, None, True)
+    partitioned = _flag("log_steps_print", "partitioned", partitioned)
+    return _print_loop(x0, n=n, partitioned=partitioned)
 
 
 # --8<-- [end:print]

@@ -9,9 +9,15 @@ Contract:
 - **Every reported step, in order.** With the default `ordered=True` the reports
   arrive in program order, also when the result is unused under `jax.jit`. With
   `ordered=False` each still arrives exactly once, in no promised order.
+  `ordered=True` needs one device: an eager call with `x0` sharded over several
+  raises `ValueError`.
 - **Batching.** `vmap` works (unlike an io_callback inside `lax.cond`): the host
   is called once per batch element per reported step.
-- **Derivatives.** Native: `grad` works; the reports see the forward pass only.
+- **Derivatives.** Native: `grad` works; the reports see the forward pass only, and
+  under `jax.checkpoint` every report comes twice (as for `log_steps`).
+- **Compiled once.** Each form is one module-level `jax.jit` with `n`, `every`,
+  `report` and `ordered` static, as in `log_steps`.
+- **Counts.** `n` and `every` are Python ints below `2**31`: the step counter is int32.
 """
 
 from __future__ import annotations
@@ -46,77 +52,182 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(fn: str, x0: ArrayLike, n: object, every: object) -> jax.Array:  # checked at run time
-    x0 = jnp.asarray(x0)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(
+    fn: str, x0: ArrayLike, n: object, every: object, report: object, ordered: object
+) -> tuple[jax.Array, bool]:
+    x0 = _array(fn, "x0", x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"{fn}: x0 must have a floating dtype, got {x0.dtype}")
-    checks: tuple[tuple[str, object, int], ...] = (("n", n, 0), ("every", every, 1))
-    for name, value, low in checks:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
-        if value < low:
-            raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
-    return x0
+    _count(fn, "n", n, 0)
+    _count(fn, "every", every, 1)
+    _sink(fn, "report", report)
+    ordered = _flag(fn, "ordered", ordered)
+    _one_device(fn, ordered, {"x0": x0})
+    return x0, ordered
 
 
 # --8<-- [start:pattern]
+def _loop(
+    x0: jax.Array,
+    *,
+    n: int,
+    every: int,
+    report: Report | None,
+    ordered: bool,
+    partitioned: bool = False,
+    on_host: Callable[..., None],
+) -> jax.Array:
+    def send(k: jax.Array, x: jax.Array) -> None:
+        options = {"partitioned": True} if partitioned else {}
+        jax.debug.callback(functools.partial(on_host, report), k, x, ordered=ordered, **options)
+
+    def skip(k: jax.Array, x: jax.Array) -> None:
+        pass
+
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        lax.cond(k % every == 0, send, skip, k, x)  # the host is reached on this branch only
+        return (x, k), None
+
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
+    return x
+
+
+_compiled_loop = jax.jit(
+    _loop,
+    inline=True,
+    static_argnames=("n", "every", "report", "ordered", "partitioned", "on_host"),
+)
+
+
 def progress(
-    x0: ArrayLike, n: int, every: int, *, report: Report | None = None, ordered: bool = True
+    x0: ArrayLike,
+    n: int,
+    every: int,
+    *,
+    report: Report | None = None,
+    ordered: bool = True,
+    partitioned: bool = False,
 ) -> jax.Array:
     """Run `n` steps of `x -> 0.5 * x + 1`, calling `report(k, x_k)` when `k % every == 0`.
 
     Args:
         x0: floating initial state (any shape).
-        n: number of steps, a Python int `>= 0`.
-        every: report period, a Python int `>= 1`.
+        n: number of steps, a Python int in `[0, 2**31)`.
+        every: report period, a Python int in `[1, 2**31)`.
         report: `report(k, x_k)` on the host; default logs to the `jaxcb_debug` logger.
         ordered: deliver the reports in program order (default).
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
 
     Returns:
         The final state `x_n` (`x0` when `n == 0`).
 
     Raises:
-        TypeError: `x0` is not floating, or `n` or `every` is not an int.
-        ValueError: `n` is negative or `every` is below 1.
+        TypeError: `x0` is not a floating array, `n` or `every` is not an int,
+            `report` is not callable, or `ordered` is not a bool.
+        ValueError: `n` is negative, `every` is below 1, either is not below `2**31`,
+            or `ordered=True` with `x0` on several devices.
     """
-    x0 = _check("progress", x0, n, every)
-
-    def send(k: jax.Array, x: jax.Array) -> None:
-        jax.debug.callback(functools.partial(on_host, report), k, x, ordered=ordered)
-
-    def skip(k: jax.Array, x: jax.Array) -> None:
-        pass
-
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
-        lax.cond(k % every == 0, send, skip, k, x)  # the host is reached on this branch only
-        return x, None
-
-    x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
-    return x
+    x0, ordered = _check("progress", x0, n, every, report, ordered)
+    partitioned = _flag("progress", "partitioned", partitioned)
+    loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
+    # one compiled loop per static arguments and host function (as in log_steps)
+    return loop(
+        x0,
+        n=n,
+        every=every,
+        report=report,
+        ordered=ordered,
+        partitioned=partitioned,
+        on_host=on_host,
+    )
 
 
 # --8<-- [end:pattern]
 
 
 # --8<-- [start:print]
-def progress_print(x0: ArrayLike, n: int, every: int) -> jax.Array:
-    """Like `progress`, but print `step {k}: {x}` to stdout in program order."""
-    x0 = _check("progress_print", x0, n, every)
-
+@functools.partial(jax.jit, inline=True, static_argnames=("n", "every", "partitioned"))
+def _print_loop(x0: jax.Array, *, n: int, every: int, partitioned: bool = False) -> jax.Array:
     def send(k: jax.Array, x: jax.Array) -> None:
-        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True)
+        options = {"partitioned": True} if partitioned else {}
+        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True, **options)
 
     def skip(k: jax.Array, x: jax.Array) -> None:
         pass
 
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
         lax.cond(k % every == 0, send, skip, k, x)
-        return x, None
+        return (x, k), None
 
-    x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
     return x
+
+
+def progress_print(x0: ArrayLike, n: int, every: int, *, partitioned: bool = False) -> jax.Array:
+    """Like `progress`, but print `step {k}: {x}` to stdout in program order."""
+    x0, _ = _check("progress_print", x0, n, every, None, True)
+    partitioned = _flag("progress_print", "partitioned", partitioned)
+    return _print_loop(x0, n=n, every=every, partitioned=partitioned)
 
 
 # --8<-- [end:print]

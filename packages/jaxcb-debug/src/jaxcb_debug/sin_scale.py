@@ -8,8 +8,10 @@ Contract:
   JAX proves the values it observes are unused. Under `grad` it sees the forward
   pass only. Under `vmap` it runs once per batch element.
 - **Ordering.** `ordered=False` by default; `ordered=True` keeps program order
-  (not allowed under `pmap`).
+  (not allowed under `pmap`, nor for arrays sharded over several devices: an eager
+  call with one raises `ValueError` here, before JAX would).
 - **Derivatives.** Everything native works: the observer does not block AD.
+- **Types.** As `jaxcb_native.sin_scale`: `x` any floating dtype, `y` a real scalar.
 """
 
 from __future__ import annotations
@@ -39,34 +41,90 @@ def on_host(report: Report | None, x: Any, y: Any, out: Any) -> None:
     (report or _log)("sin_scale", values)
 
 
-def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = jnp.asarray(x), jnp.asarray(y)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(
+    x: ArrayLike, y: ArrayLike, report: object, ordered: object
+) -> tuple[jax.Array, jax.Array, bool]:
+    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
     if y.ndim != 0:
         raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y.astype(x.dtype)
+    _sink("sin_scale", "report", report)
+    ordered = _flag("sin_scale", "ordered", ordered)
+    _one_device("sin_scale", ordered, {"x": x, "y": y})
+    return x, y.astype(x.dtype), ordered
 
 
 # --8<-- [start:pattern]
 def sin_scale(
-    x: ArrayLike, y: ArrayLike, *, report: Report | None = None, ordered: bool = False
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    report: Report | None = None,
+    ordered: bool = False,
+    partitioned: bool = False,
 ) -> jax.Array:
     """Return `sin(x) * y + 1` (native) and report inputs and output to the host.
 
     Args:
         x: floating array of any shape.
-        y: scalar, cast to the dtype of `x`.
+        y: real scalar, cast to the dtype of `x`.
         report: `report(name, values)` on the host; default logs to `jaxcb_debug`.
         ordered: keep program order with other ordered effects.
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
+
+    Returns:
+        An array of the shape and dtype of `x`.
 
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `y` is not a scalar.
+        TypeError: `x` is not a floating array, `y` is not real, `report` is not
+            callable, or `ordered` is not a bool.
+        ValueError: `y` is not a scalar, or `ordered=True` with an input on several devices.
     """
-    x, y = _check(x, y)
+    x, y, ordered = _check(x, y, report, ordered)
+    partitioned = _flag("sin_scale", "partitioned", partitioned)
     out = jnp.sin(x) * y + 1
-    jax.debug.callback(functools.partial(on_host, report), x, y, out, ordered=ordered)
+    options = {"partitioned": True} if partitioned else {}
+    jax.debug.callback(functools.partial(on_host, report), x, y, out, ordered=ordered, **options)
     return out
 
 

@@ -7,8 +7,11 @@ Contract:
 - **When it runs.** Once per call, also when the result is unused under `jax.jit`.
   Under `vmap` once per batch element; under `grad` and `jvp` once, with the
   forward (primal) values only.
-- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order.
+- **Ordering.** `ordered=False` by default; `ordered=True` keeps program order (an
+  eager call with an array sharded over several devices raises `ValueError`).
 - **Derivatives.** Native: `grad` and `jvp` work; the observer does not block AD.
+- **Types.** As `jaxcb_native.sum_mean`: float16 and bfloat16 are accumulated in
+  float32 and both results cast back; an empty last axis gives a mean of NaN.
 """
 
 from __future__ import annotations
@@ -42,18 +45,56 @@ def on_host(report: Report | None, x: Any, total: Any, mean: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = jnp.asarray(x)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
+    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
+    for name, x in arrays.items():
+        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                f"{len(x.devices())} devices"
+            )
+
+
+def _check(x: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
+    x = _array("sum_mean", "x", x)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
+    _sink("sum_mean", "report", report)
+    ordered = _flag("sum_mean", "ordered", ordered)
+    _one_device("sum_mean", ordered, {"x": x})
+    return x, ordered
 
 
 # --8<-- [start:pattern]
 def sum_mean(
-    x: ArrayLike, *, report: Report | None = None, ordered: bool = False
+    x: ArrayLike, *, report: Report | None = None, ordered: bool = False, partitioned: bool = False
 ) -> tuple[jax.Array, jax.Array]:
     """Return `(x.sum(-1), x.mean(-1))` (native) and report input and outputs to the host.
 
@@ -61,14 +102,27 @@ def sum_mean(
         x: floating array with at least one axis.
         report: `report(name, values)` on the host; default logs to `jaxcb_debug`.
         ordered: keep program order with other ordered effects.
+        partitioned: under a sharded `jax.jit`, call the host once per shard with its own
+            block instead of once with the gathered array (passed to JAX only when set:
+            JAX 0.4.30 has no such option).
+
+    Returns:
+        Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
 
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `x` is a scalar.
+        TypeError: `x` is not a floating array, `report` is not callable, or `ordered`
+            is not a bool.
+        ValueError: `x` is a scalar, or `ordered=True` with `x` on several devices.
     """
-    x = _check(x)
-    total, mean = jnp.sum(x, axis=-1), jnp.mean(x, axis=-1)
-    jax.debug.callback(functools.partial(on_host, report), x, total, mean, ordered=ordered)
+    x, ordered = _check(x, report, ordered)
+    partitioned = _flag("sum_mean", "partitioned", partitioned)
+    wide = jnp.promote_types(x.dtype, jnp.float32)  # accumulate narrow floats in float32
+    total = jnp.sum(x, axis=-1, dtype=wide).astype(x.dtype)
+    mean = jnp.mean(x, axis=-1, dtype=wide).astype(x.dtype)
+    options = {"partitioned": True} if partitioned else {}
+    jax.debug.callback(
+        functools.partial(on_host, report), x, total, mean, ordered=ordered, **options
+    )
     return total, mean
 
 

@@ -50,17 +50,17 @@ bool CubicRoot(double a, double b, double* root) {
   return std::fabs((x * x + a) * x - b) <= 4.0 * eps * std::max(b, std::fabs(a * x));
 }
 
+// A NaN or infinite a or b gives NaN, as in every jaxcb package.
 template <typename T>
 ffi::Error CubicRoots(const T* a, const T* b, T* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const double ai = a[i], bi = b[i];
-    double x = 0.0;
-    if (!std::isfinite(ai) || !std::isfinite(bi) || !CubicRoot(ai, bi, &x)) {
+    double x = std::numeric_limits<double>::quiet_NaN();
+    if (std::isfinite(ai) && std::isfinite(bi) && !CubicRoot(ai, bi, &x)) {
       std::ostringstream msg;  // an error message instead of a wrong number
       msg.precision(17);
-      msg << "cubic_root kernel: no root found for a=" << ai << ", b=" << bi
-          << " (a and b must be finite)";
-      return ffi::Error::InvalidArgument(msg.str());
+      msg << "cubic_root kernel: no root found for a=" << ai << ", b=" << bi;
+      return ffi::Error::Internal(msg.str());
     }
     out[i] = static_cast<T>(x);
   }

@@ -17,23 +17,28 @@ Contract:
   and is differentiable, so `grad`, `jacfwd`, `jacrev` and `hessian` work;
   `cubic_root_callback` is the same call without the rule (`grad` through it raises).
 - **Domain.** For `a > 0` the cubic is strictly increasing, so the root is unique.
-  Otherwise the handler still returns a real root, but which one is unspecified. A
-  non-finite `a` or `b` makes the handler return an error, raised as an exception.
+  Otherwise the handler still returns a real root, but which one is unspecified. A NaN
+  or infinite `a` or `b` gives NaN, as in every jaxcb package.
+- **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16 (and other narrow floats) are converted to float32
+  here, before the handler, and the result is cast back.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
 from ._library import register
 
-__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "cubic_root", "cubic_root_callback"]
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "VMAP_METHODS", "cubic_root", "cubic_root_callback"]
 
 VMAP_METHOD = "broadcast_all"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 # --8<-- [start:register]
 TARGET = "jaxcb_cubic_root"  # the FFI target name that ffi_call uses
@@ -41,8 +46,27 @@ HANDLERS = {TARGET: "JaxcbCubicRoot"}  # target -> C++ symbol (XLA_FFI_DEFINE_HA
 # --8<-- [end:register]
 
 
-def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b = jnp.asarray(a), jnp.asarray(b)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
+    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
     for name, arg in (("a", a), ("b", b)):
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
@@ -52,8 +76,10 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
         raise ValueError(
             f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
         ) from None
+    _vmap_method("cubic_root", vmap_method)
     dtype = jnp.result_type(a, b)
-    return a.astype(dtype), b.astype(dtype)
+    wide = jnp.promote_types(dtype, jnp.float32)
+    return a.astype(wide), b.astype(wide), dtype
 
 
 # --8<-- [start:callback]
@@ -61,12 +87,12 @@ def cubic_root_callback(
     a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """The real root of `x**3 + a*x - b` in the C++ handler, without a derivative rule."""
-    a, b = _check(a, b)
+    a, b, dtype = _check(a, b, vmap_method)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     shape = jnp.broadcast_shapes(a.shape, b.shape)
     a, b = jnp.broadcast_to(a, shape), jnp.broadcast_to(b, shape)  # elementwise in C++
     out_type = jax.ShapeDtypeStruct(shape, a.dtype)
-    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a, b)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a, b).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -86,11 +112,12 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
         The root, of the broadcast shape of `a` and `b` and their common dtype.
 
     Raises:
-        TypeError: `a` or `b` is not floating.
-        ValueError: the shapes of `a` and `b` do not broadcast.
+        TypeError: `a` or `b` is not a floating array.
+        ValueError: the shapes of `a` and `b` do not broadcast, or `vmap_method` is not
+            one of `VMAP_METHODS`.
     """
-    a, b = _check(a, b)
-    return _cubic_root(vmap_method, a, b)
+    a, b, dtype = _check(a, b, vmap_method)
+    return _cubic_root(vmap_method, a, b).astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

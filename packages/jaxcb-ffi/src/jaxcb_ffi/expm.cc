@@ -101,16 +101,15 @@ bool ExpmVjp(const Matrix& a, const Matrix& g, Matrix& out, std::size_t n) {
 }
 // --8<-- [end:kernel]
 
-const char* const kNonFinite = "expm kernel: the matrix has a non-finite entry";
-
 // A stack of `count` matrices of n x n (the leading axes, batch axes included, flattened).
-// Each matrix is copied into double precision, exponentiated, and copied out.
+// Each matrix is copied into double precision, exponentiated, and copied out; a matrix with a
+// non-finite entry comes out as NaN (as in every jaxcb package), the others are unaffected.
 template <typename T>
 ffi::Error ExpmStack(const T* a, T* out, std::size_t count, std::size_t n) {
   Matrix m(n * n);
   for (std::size_t b = 0; b < count; ++b) {
     std::copy(a + b * n * n, a + (b + 1) * n * n, m.begin());
-    if (!Expm(m, n)) return ffi::Error::InvalidArgument(kNonFinite);
+    if (!Expm(m, n)) std::fill(m.begin(), m.end(), std::nan(""));
     std::copy(m.begin(), m.end(), out + b * n * n);
   }
   return ffi::Error::Success();
@@ -122,7 +121,7 @@ ffi::Error ExpmVjpStack(const T* a, const T* g, T* out, std::size_t count, std::
   for (std::size_t b = 0; b < count; ++b) {
     std::copy(a + b * n * n, a + (b + 1) * n * n, am.begin());
     std::copy(g + b * n * n, g + (b + 1) * n * n, gm.begin());
-    if (!ExpmVjp(am, gm, om, n)) return ffi::Error::InvalidArgument(kNonFinite);
+    if (!ExpmVjp(am, gm, om, n)) std::fill(om.begin(), om.end(), std::nan(""));
     std::copy(om.begin(), om.end(), out + b * n * n);
   }
   return ffi::Error::Success();

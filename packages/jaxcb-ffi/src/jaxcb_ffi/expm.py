@@ -22,23 +22,38 @@ Contract:
   `custom_vjp` function has no forward mode), and a second derivative (`hessian`, `grad` of
   `grad`) raises `ValueError`: the backward `ffi_call` has no rule. `expm_callback` is the
   call without any rule.
-- **Errors.** A matrix with a non-finite entry makes the handler return an error, raised
-  as an exception carrying its message.
+- **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix of
+  NaN, and so does its cotangent (the others of a stack are unaffected), as in every
+  jaxcb package; `scipy.linalg.expm` itself returns `exp` of each entry of a diagonal
+  matrix.
+- **Types.** The handlers take float32 and float64; float16 and bfloat16 (and other narrow floats) are converted to float32
+  here, before the handler, and the result is cast back.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
 from ._library import register
 
-__all__ = ["HANDLERS", "TARGET", "TARGET_VJP", "VMAP_METHOD", "expm", "expm_callback"]
+__all__ = [
+    "HANDLERS",
+    "TARGET",
+    "TARGET_VJP",
+    "VMAP_METHOD",
+    "VMAP_METHODS",
+    "expm",
+    "expm_callback",
+]
 
 VMAP_METHOD = "broadcast_all"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 # --8<-- [start:register]
 TARGET = "jaxcb_expm"  # the FFI target names that ffi_call uses
@@ -47,22 +62,42 @@ HANDLERS = {TARGET: "JaxcbExpm", TARGET_VJP: "JaxcbExpmVjp"}  # target -> C++ sy
 # --8<-- [end:register]
 
 
-def _check(a: ArrayLike) -> jax.Array:
-    a = jnp.asarray(a)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
+    a = _array("expm", "a", a)
     if not jnp.issubdtype(a.dtype, jnp.floating):
         raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a
+    _vmap_method("expm", vmap_method)
+    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
 
 
 # --8<-- [start:callback]
 def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     """The matrix exponential in the C++ handler, without a derivative rule."""
-    a = _check(a)
+    a, dtype = _check(a, vmap_method)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -76,19 +111,20 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     and second derivatives raise.
 
     Args:
-        a: floating array of shape `(..., n, n)` (the handler takes float32 and float64).
+        a: floating array of shape `(..., n, n)`.
         vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
             call per batch).
 
     Returns:
-        An array of the shape and dtype of `a`.
+        An array of the shape and dtype of `a`; NaN for a matrix with a non-finite entry.
 
     Raises:
-        TypeError: `a` is not floating.
-        ValueError: `a` has fewer than two axes or its last two differ.
+        TypeError: `a` is not a floating array.
+        ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
+            is not one of `VMAP_METHODS`.
     """
-    a = _check(a)
-    return _expm(vmap_method, a)
+    a, dtype = _check(a, vmap_method)
+    return _expm(vmap_method, a).astype(dtype)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))

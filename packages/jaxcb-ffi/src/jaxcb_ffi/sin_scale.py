@@ -14,23 +14,27 @@ Contract:
 - **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`, `jacfwd`,
   `jacrev` and `hessian` work; `sin_scale_callback` is the same call without the rule
   (`grad` through it raises: an `ffi_call` has no derivative of its own).
-- **Types.** float32 and float64 (the handler dispatches on the dtype); another floating
-  dtype passes the checks here and is refused by the handler with an error.
+- **Types.** The handler dispatches on float32 and float64 (and refuses any other dtype
+  with an error); float16 and bfloat16 (and other narrow floats) are converted to float32
+  here, before the handler, and the result is cast back. `y` is a real scalar (not bool or complex).
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
 from ._library import register
 
-__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "sin_scale", "sin_scale_callback"]
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "VMAP_METHODS", "sin_scale", "sin_scale_callback"]
 
 VMAP_METHOD = "broadcast_all"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 # --8<-- [start:register]
 TARGET = "jaxcb_sin_scale"  # the FFI target name that ffi_call uses
@@ -38,13 +42,36 @@ HANDLERS = {TARGET: "JaxcbSinScale"}  # target -> C++ symbol (XLA_FFI_DEFINE_HAN
 # --8<-- [end:register]
 
 
-def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = jnp.asarray(x), jnp.asarray(y)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`x` and `y` in one floating dtype (float16, bfloat16: float32), and the result's."""
+    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
     if y.ndim != 0:
         raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y.astype(x.dtype)
+    _vmap_method("sin_scale", vmap_method)
+    wide = jnp.promote_types(x.dtype, jnp.float32)
+    return x.astype(wide), y.astype(wide), x.dtype
 
 
 # --8<-- [start:callback]
@@ -52,11 +79,11 @@ def sin_scale_callback(
     x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`sin(x) * y + 1` in the C++ handler, without a derivative rule."""
-    x, y = _check(x, y)
+    x, y, dtype = _check(x, y, vmap_method)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: one y per block of x under vmap
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(x, y)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(x, y).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -67,17 +94,20 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
     """Return `sin(x) * y + 1`, computed by a C++ XLA FFI handler.
 
     Args:
-        x: floating array of any shape (the handler takes float32 and float64).
-        y: scalar, cast to the dtype of `x`.
+        x: floating array of any shape.
+        y: real scalar, cast to the dtype of `x`.
         vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
             call per batch).
 
+    Returns:
+        An array of the shape and dtype of `x`.
+
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `y` is not a scalar.
+        TypeError: `x` is not a floating array, or `y` is not real (bool, complex).
+        ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, y = _check(x, y)
-    return _sin_scale(vmap_method, x, y)
+    x, y, dtype = _check(x, y, vmap_method)
+    return _sin_scale(vmap_method, x, y).astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

@@ -13,23 +13,28 @@ Contract:
 - **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is linear), so
   `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is the same call
   without the rule (`grad` through it raises).
-- **Types.** float32 and float64, accumulated in double; another floating dtype passes
-  the checks here and is refused by the handler with an error.
+- **Types.** The handler takes float32 and float64, accumulated in double (and refuses
+  any other dtype with an error); float16 and bfloat16 (and other narrow floats) are converted to float32
+  here, before the handler, and the result is cast back. An empty last axis gives
+  a sum of 0 and a mean of NaN (0/0 in the handler).
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
 from ._library import register
 
-__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "sum_mean", "sum_mean_callback"]
+__all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "VMAP_METHODS", "sum_mean", "sum_mean_callback"]
 
 VMAP_METHOD = "broadcast_all"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 # --8<-- [start:register]
 TARGET = "jaxcb_sum_mean"  # the FFI target name that ffi_call uses
@@ -37,13 +42,33 @@ HANDLERS = {TARGET: "JaxcbSumMean"}  # target -> C++ symbol (XLA_FFI_DEFINE_HAND
 # --8<-- [end:register]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = jnp.asarray(x)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
+    x = _array("sum_mean", "x", x)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
+    _vmap_method("sum_mean", vmap_method)
+    return x.astype(jnp.promote_types(x.dtype, jnp.float32)), x.dtype
 
 
 # --8<-- [start:callback]
@@ -51,11 +76,11 @@ def sum_mean_callback(
     x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> tuple[jax.Array, jax.Array]:
     """`(sum, mean)` over the last axis in the C++ handler, without a derivative rule."""
-    x = _check(x)
+    x, dtype = _check(x, vmap_method)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
     total, mean = jax.ffi.ffi_call(TARGET, (out, out), vmap_method=vmap_method)(x)
-    return total, mean
+    return total.astype(dtype), mean.astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -66,7 +91,7 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
     """Return `(sum, mean)` of `x` over its last axis, computed by a C++ XLA FFI handler.
 
     Args:
-        x: floating array with at least one axis (the handler takes float32 and float64).
+        x: floating array with at least one axis.
         vmap_method: how `jax.vmap` calls the handler (default `"broadcast_all"`: one
             call per batch).
 
@@ -74,11 +99,12 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
 
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `x` is a scalar.
+        TypeError: `x` is not a floating array.
+        ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x = _check(x)
-    return _sum_mean(vmap_method, x)
+    x, dtype = _check(x, vmap_method)
+    total, mean = _sum_mean(vmap_method, x)
+    return total.astype(dtype), mean.astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

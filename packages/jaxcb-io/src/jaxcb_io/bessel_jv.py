@@ -11,6 +11,10 @@ Contract:
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. `jaxcb_pure.bessel_jv` differentiates through `jv(v - 1)` and
   `jv(v + 1)` callbacks instead.
+- **Types.** `v` any integer dtype (not bool), sent to the host as int32 (orders
+  beyond `+-(2**31 - 2)` are clamped to it); `z` any floating
+  dtype, an integer one promoted to the default float dtype, float16 and bfloat16
+  sent as float32 and the result cast back.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from jax.typing import ArrayLike
 
 __all__ = ["bessel_jv", "on_host"]
 
+ORDER_LIMIT = 2**31 - 2  # int32 orders
+
 
 # --8<-- [start:host]
 def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -35,21 +41,51 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[int, ...]]:
-    v, z = jnp.asarray(v), jnp.asarray(z)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _orders(fn: str, v: ArrayLike) -> jax.Array:
+    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
+    v = _array(fn, "v", v)
     if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    return v.astype(jnp.int32)
+
+
+def _check(
+    v: ArrayLike, z: ArrayLike, ordered: object
+) -> tuple[jax.Array, jax.Array, tuple[int, ...], bool]:
+    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
     if jnp.issubdtype(z.dtype, jnp.integer):
         z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
     elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have a real dtype, got {z.dtype}")
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
     try:
         shape = jnp.broadcast_shapes(v.shape, z.shape)
     except ValueError:
         raise ValueError(
             f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
         ) from None
-    return v, z, shape
+    return v, z, shape, _flag("bessel_jv", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -65,12 +101,13 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, ordered: bool = False) -> jax.Array
         An array of shape `broadcast(v, z)` and the float dtype of `z`.
 
     Raises:
-        TypeError: `v` is not integer, or `z` is not real.
+        TypeError: `v` is not an integer array, `z` is not real, or `ordered` is not a bool.
         ValueError: `v` and `z` do not broadcast.
     """
-    v, z, shape = _check(v, z)
-    out_type = jax.ShapeDtypeStruct(shape, z.dtype)
-    return io_callback(on_host, out_type, v, z, ordered=ordered)
+    v, z, shape, ordered = _check(v, z, ordered)
+    wide = jnp.promote_types(z.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
+    out_type = jax.ShapeDtypeStruct(shape, wide)
+    return io_callback(on_host, out_type, v, z.astype(wide), ordered=ordered).astype(z.dtype)
 
 
 # --8<-- [end:pattern]

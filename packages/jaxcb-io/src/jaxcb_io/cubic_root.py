@@ -6,7 +6,13 @@ elements: the typical shape of wrapping scalar-only library code.
 Contract:
 
 - **Unique root for `a > 0`** (the function is strictly increasing). For other
-  `a` the host still returns *a* real root; which one is not specified.
+  `a` the host still returns *a* real root; which one is not specified. A NaN or
+  infinite `a` or `b` gives NaN.
+- **Accurate at any scale.** The root is bracketed within a factor of a few
+  (`[0, 2 min(cbrt|b|, |b|/a)]` for `a > 0`) and `brentq` stops on a *relative*
+  tolerance (`rtol=4 eps`, `xtol` the smallest float): a root of `1e-20` is as
+  accurate as a root of 1 (`xtol` is absolute, so `xtol=1e-15` alone would return
+  0 for it).
 - **Guaranteed to run.** One host call per execution, even when the result is
   unused under `jax.jit`.
 - **Ordering.** `ordered=False` by default; `ordered=True` cannot be batched:
@@ -15,9 +21,13 @@ Contract:
   call per batch element.
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. `jaxcb_pure.cubic_root` adds the implicit-function derivative.
+- **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16
+  reach the host as float32 and the result is cast back.
 """
 
 from __future__ import annotations
+
+import math
 
 import jax
 import jax.numpy as jnp
@@ -31,9 +41,17 @@ __all__ = ["cubic_root", "on_host"]
 
 # --8<-- [start:host]
 def _root(a: float, b: float) -> float:
-    """One real root of `x**3 + a*x - b`, in float64."""
-    bound = 1.0 + abs(a) + abs(b)  # f(-bound) < 0 < f(bound): the root is bracketed
-    return float(scipy.optimize.brentq(lambda x: x**3 + a * x - b, -bound, bound, xtol=1e-15))
+    """One real root of `x**3 + a*x - b`, in float64 (NaN for a non-finite `a` or `b`)."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.nan
+    c = abs(b)  # the cubic is odd in x and b: solve for |b|, then give the root b's sign
+    # f(0) = -c <= 0 <= f(hi): for a > 0 the root is below both cbrt(c) and c/a
+    hi = 2 * min(math.cbrt(c), c / a) if a > 0 else 2 * math.cbrt(c) + math.sqrt(-a)
+    if hi == 0:  # a >= 0 and b == 0: the root 0
+        return 0.0
+    eps, tiny = np.finfo(float).eps, np.finfo(float).tiny  # a relative tolerance only
+    x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=tiny, rtol=4 * eps)
+    return math.copysign(x, b)
 
 
 def on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -46,8 +64,27 @@ def on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b = jnp.asarray(a), jnp.asarray(b)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check(a: ArrayLike, b: ArrayLike, ordered: object) -> tuple[jax.Array, jax.Array, bool]:
+    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
     for name, arg in (("a", a), ("b", b)):
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
@@ -58,7 +95,8 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
             f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
         ) from None
     dtype = jnp.result_type(a, b)
-    return jnp.broadcast_to(a, shape).astype(dtype), jnp.broadcast_to(b, shape).astype(dtype)
+    a, b = jnp.broadcast_to(a, shape).astype(dtype), jnp.broadcast_to(b, shape).astype(dtype)
+    return a, b, _flag("cubic_root", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -74,12 +112,14 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, ordered: bool = False) -> jax.Arra
         An array of shape `broadcast(a, b)` and dtype `result_type(a, b)`.
 
     Raises:
-        TypeError: `a` or `b` is not floating.
+        TypeError: `a` or `b` is not a floating array, or `ordered` is not a bool.
         ValueError: `a` and `b` do not broadcast.
     """
-    a, b = _check(a, b)  # broadcast here: the host loops over matching elements
-    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return io_callback(on_host, out_type, a, b, ordered=ordered)
+    a, b, ordered = _check(a, b, ordered)  # broadcast here: the host loops over elements
+    wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
+    out_type = jax.ShapeDtypeStruct(a.shape, wide)
+    out = io_callback(on_host, out_type, a.astype(wide), b.astype(wide), ordered=ordered)
+    return out.astype(a.dtype)
 
 
 # --8<-- [end:pattern]

@@ -13,6 +13,11 @@ Contract:
   call per batch element.
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. `jaxcb_pure.expm` has a `custom_vjp` for reverse mode.
+- **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix
+  of NaN (the others of a stack are unaffected), as in every jaxcb package;
+  `scipy.linalg.expm` itself returns `exp` of each entry of a diagonal matrix.
+- **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32 and
+  the result is cast back.
 """
 
 from __future__ import annotations
@@ -31,19 +36,41 @@ __all__ = ["expm", "on_host"]
 def on_host(a: np.ndarray) -> np.ndarray:
     """Runs on the host with a concrete stack of matrices; returns the dtype of `a`."""
     a = np.asarray(a)  # callbacks receive jax.Array: view, no copy
-    return np.asarray(scipy.linalg.expm(a), dtype=a.dtype)
+    out = np.full(a.shape, np.nan, a.dtype)  # NaN for a matrix with a non-finite entry
+    finite = np.isfinite(a).all(axis=(-2, -1))
+    out[finite] = scipy.linalg.expm(a[finite])  # expm takes a stack (..., n, n)
+    return out
 
 
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike) -> jax.Array:
-    a = jnp.asarray(a)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check(a: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
+    a = _array("expm", "a", a)
     if not jnp.issubdtype(a.dtype, jnp.floating):
         raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a
+    return a, _flag("expm", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -54,13 +81,17 @@ def expm(a: ArrayLike, *, ordered: bool = False) -> jax.Array:
         a: floating array of shape `(..., n, n)`.
         ordered: serialise this host call with other ordered effects.
 
+    Returns:
+        An array of the shape and dtype of `a`; NaN for a matrix with a non-finite entry.
+
     Raises:
-        TypeError: `a` is not floating.
+        TypeError: `a` is not a floating array, or `ordered` is not a bool.
         ValueError: `a` is not a (stack of) square matrices.
     """
-    a = _check(a)
-    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return io_callback(on_host, out_type, a, ordered=ordered)
+    a, ordered = _check(a, ordered)
+    wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
+    out_type = jax.ShapeDtypeStruct(a.shape, wide)
+    return io_callback(on_host, out_type, a.astype(wide), ordered=ordered).astype(a.dtype)
 
 
 # --8<-- [end:pattern]

@@ -12,11 +12,20 @@ Contract:
   taken in program order, so results are reproducible from the seed.
 - **dtype.** Always float32: the host draws `rng.standard_normal(shape)` (float64)
   and casts, under `jax_enable_x64` too.
+- **Compiled once.** `shape`, `rng` and `ordered` are static arguments of one
+  module-level `jax.jit`: repeated eager calls with the same three reuse the compiled
+  draw instead of compiling a new one each time (a fresh closure per call would
+  defeat JAX's cache). The host function `on_host` is a static argument as well, so a
+  replaced one (the probe that counts host calls) gets a trace of its own. With
+  `inline=True`, a call inside another `jax.jit` is traced into it rather than nested,
+  as a plain function would be.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +35,7 @@ from jax.experimental import io_callback
 __all__ = ["host_draw", "on_host"]
 
 _DEFAULT_RNG = np.random.default_rng()
+Host = Callable[[Any, tuple[int, ...]], np.ndarray]
 
 
 # --8<-- [start:host]
@@ -37,15 +47,37 @@ def on_host(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(shape: object) -> tuple[int, ...]:  # checked at run time
-    if isinstance(shape, tuple) and all(
-        isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check(shape: object, rng: object, ordered: object) -> tuple[tuple[int, ...], bool]:
+    if not (
+        isinstance(shape, tuple)
+        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
     ):
-        return shape
-    raise ValueError(f"host_draw: shape must be a tuple of non-negative ints, got {shape!r}")
+        raise ValueError(
+            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
+        )
+    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
+        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
+            "host_draw: rng must be a numpy.random.Generator (an object with "
+            f"standard_normal) or None, got {type(rng).__name__}"
+        )
+    return shape, _flag("host_draw", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
+@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "ordered", "on_host"))
+def _draw(
+    *, shape: tuple[int, ...], rng: np.random.Generator, ordered: bool, on_host: Host
+) -> jax.Array:
+    out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
+    return io_callback(functools.partial(on_host, rng, shape), out_type, ordered=ordered)
+
+
 def host_draw(
     shape: tuple[int, ...], *, rng: np.random.Generator | None = None, ordered: bool = True
 ) -> jax.Array:
@@ -57,12 +89,15 @@ def host_draw(
         ordered: take draws in program order (default).
 
     Raises:
-        ValueError: `shape` is not a tuple of non-negative ints.
+        ValueError: `shape` is not a tuple of non-negative ints below `2**31`.
+        TypeError: `rng` has no `standard_normal` (it is not a `numpy.random.Generator`),
+            or `ordered` is not a bool.
     """
-    shape = _check(shape)
+    shape, ordered = _check(shape, rng, ordered)
     rng = _DEFAULT_RNG if rng is None else rng
-    out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
-    return io_callback(functools.partial(on_host, rng, shape), out_type, ordered=ordered)
+    # One compiled draw per (shape, rng, ordered) and host function: passing on_host too
+    # gives a replaced one (a probe counting calls) a trace of its own.
+    return _draw(shape=shape, rng=rng, ordered=ordered, on_host=on_host)
 
 
 # --8<-- [end:pattern]

@@ -14,6 +14,14 @@ Contract:
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError` even though the log returns nothing. `jaxcb_debug.log_steps`
   observes the forward pass of a differentiated loop instead.
+- **Compiled once.** The loop is one module-level `jax.jit` with `n`, `log` and
+  `ordered` as static arguments: repeated eager calls with the same three reuse the
+  compiled loop. `log` is compared by equality (the same function, or bound methods
+  of the same object); an unhashable callable works too, compiled on every call. The
+  host function `on_host` is static as well, so a replaced one (the probe that counts
+  host calls) gets a trace of its own; `inline=True` traces a call inside another
+  `jax.jit` into it, as a plain function would be.
+- **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
 """
 
 from __future__ import annotations
@@ -48,24 +56,82 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(x0: ArrayLike, n: object) -> jax.Array:  # checked at run time
-    x0 = jnp.asarray(x0)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _check(x0: ArrayLike, n: object, log: object, ordered: object) -> tuple[jax.Array, bool]:
+    x0 = _array("log_steps", "x0", x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"log_steps: n must be a Python int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"log_steps: n must be >= 0, got {n}")
-    return x0
+    _count("log_steps", "n", n, 0)
+    _sink("log_steps", "log", log)
+    return x0, _flag("log_steps", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
+def _loop(
+    x0: jax.Array, *, n: int, log: Log | None, ordered: bool, on_host: Callable[..., None]
+) -> jax.Array:
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        io_callback(functools.partial(on_host, log), None, k, x, ordered=ordered)
+        return (x, k), None
+
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
+    return x
+
+
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "ordered", "on_host"))
+
+
 def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = True) -> jax.Array:
     """Run `n` steps of `x -> 0.5 * x + 1`, sending `log(k, x_k)` to the host after each.
 
     Args:
         x0: floating initial state (any shape).
-        n: number of steps, a Python int `>= 0`.
+        n: number of steps, a Python int in `[0, 2**31)`.
         log: `log(k, x_k)` on the host; default logs to the `jaxcb_io` logger.
         ordered: deliver the steps in program order (default).
 
@@ -73,18 +139,15 @@ def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = 
         The final state `x_n` (`x0` when `n == 0`).
 
     Raises:
-        TypeError: `x0` is not floating, or `n` is not an int.
-        ValueError: `n` is negative.
+        TypeError: `x0` is not a floating array, `n` is not an int, `log` is not
+            callable, or `ordered` is not a bool.
+        ValueError: `n` is negative or not below `2**31`.
     """
-    x0 = _check(x0, n)
-
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
-        io_callback(functools.partial(on_host, log), None, k, x, ordered=ordered)
-        return x, None
-
-    x, _ = lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
-    return x
+    x0, ordered = _check(x0, n, log, ordered)
+    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
+    # One compiled loop per (n, log, ordered) and host function: passing on_host too gives
+    # a replaced one (a probe counting calls) a trace of its own.
+    return loop(x0, n=n, log=log, ordered=ordered, on_host=on_host)
 
 
 # --8<-- [end:pattern]

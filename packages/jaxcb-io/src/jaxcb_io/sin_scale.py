@@ -10,6 +10,8 @@ Contract:
 - **Batching.** `vmap` becomes a sequential loop, one host call per element.
 - **Derivatives.** none: io_callback has no JVP rule and is not allowed inside
   `custom_jvp`, so `grad` raises. Use `jaxcb_pure.sin_scale` to differentiate.
+- **Types.** `x` any floating dtype: float16 and bfloat16 reach the host as float32
+  and the result is cast back. `y` a real scalar (not bool or complex).
 """
 
 from __future__ import annotations
@@ -31,13 +33,34 @@ def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
-def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = jnp.asarray(x), jnp.asarray(y)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check(x: ArrayLike, y: ArrayLike, ordered: object) -> tuple[jax.Array, jax.Array, bool]:
+    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
     if y.ndim != 0:
         raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y.astype(x.dtype)
+    return x, y.astype(x.dtype), _flag("sin_scale", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -46,16 +69,21 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, ordered: bool = False) -> jax.Array
 
     Args:
         x: floating array of any shape.
-        y: scalar, cast to the dtype of `x`.
+        y: real scalar, cast to the dtype of `x`.
         ordered: serialise this host call with other ordered effects.
 
+    Returns:
+        An array of the shape and dtype of `x`.
+
     Raises:
-        TypeError: `x` is not floating.
+        TypeError: `x` is not a floating array, `y` is not real, or `ordered` is not a bool.
         ValueError: `y` is not a scalar.
     """
-    x, y = _check(x, y)
-    out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return io_callback(on_host, out_type, x, y, ordered=ordered)
+    x, y, ordered = _check(x, y, ordered)
+    wide = jnp.promote_types(x.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
+    out_type = jax.ShapeDtypeStruct(x.shape, wide)
+    out = io_callback(on_host, out_type, x.astype(wide), y.astype(wide), ordered=ordered)
+    return out.astype(x.dtype)
 
 
 # --8<-- [end:pattern]

@@ -13,6 +13,9 @@ Contract:
   call per batch element.
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. Use `jaxcb_pure.sum_mean` to differentiate.
+- **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
+  they are accumulated in float32 (as NumPy does for float16), and both results are
+  cast back. An empty last axis gives a sum of 0 and a mean of NaN.
 """
 
 from __future__ import annotations
@@ -30,21 +33,41 @@ __all__ = ["on_host", "sum_mean"]
 def on_host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Runs on the host with a concrete array; returns the dtype JAX was promised."""
     x = np.asarray(x)  # callbacks receive jax.Array: view, no copy
-    total = np.asarray(x.sum(axis=-1), dtype=x.dtype)
-    mean = np.asarray(x.mean(axis=-1), dtype=x.dtype)
-    return total, mean
+    total = x.sum(axis=-1)
+    with np.errstate(invalid="ignore"):  # an empty last axis: 0 / 0 is NaN, silently
+        mean = total / x.shape[-1]
+    return np.asarray(total, dtype=x.dtype), np.asarray(mean, dtype=x.dtype)
 
 
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = jnp.asarray(x)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check(x: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
+    x = _array("sum_mean", "x", x)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
+    return x, _flag("sum_mean", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -55,13 +78,18 @@ def sum_mean(x: ArrayLike, *, ordered: bool = False) -> tuple[jax.Array, jax.Arr
         x: floating array with at least one axis.
         ordered: serialise this host call with other ordered effects.
 
+    Returns:
+        Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
+
     Raises:
-        TypeError: `x` is not floating.
+        TypeError: `x` is not a floating array, or `ordered` is not a bool.
         ValueError: `x` is a scalar.
     """
-    x = _check(x)
-    reduced = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
-    return io_callback(on_host, (reduced, reduced), x, ordered=ordered)
+    x, ordered = _check(x, ordered)
+    wide = jnp.promote_types(x.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
+    reduced = jax.ShapeDtypeStruct(x.shape[:-1], wide)
+    total, mean = io_callback(on_host, (reduced, reduced), x.astype(wide), ordered=ordered)
+    return total.astype(x.dtype), mean.astype(x.dtype)
 
 
 # --8<-- [end:pattern]

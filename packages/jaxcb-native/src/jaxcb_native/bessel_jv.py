@@ -14,16 +14,20 @@ cos(n*t - z*sin(t)) dt`, by the trapezoidal rule on `NODES` equally spaced point
 The integrand is smooth and periodic, so the rule converges geometrically: its only
 error is the aliased orders `J_{n +- k*NODES}(z)`, negligible while `|n| + |z|` is
 well below `NODES`. The angle `n*t` is reduced exactly in integer arithmetic
-(`n*j mod NODES`), so a large order costs no precision.
+(`n*j mod NODES`; the product may wrap around in int32, which does not change it
+modulo `NODES`, a power of two).
 
-Accuracy (measured against `scipy.special.jv` by the tests): for `|z| <= 60` and
-`|n| <= 20` the absolute error of `J_n`, and of its first and second derivatives in
-`z`, is below `1e-14` in float64 and `1e-6` in float32. The error is absolute, not
-relative: values far below those bounds (say `J_20(0.5)`) come out as rounding
-noise. Beyond the range the aliasing error grows fast: for `|n| <= 20` it is about
-`1e-8` at `|z| = 80` and `1e-2` at `|z| = 100`.
-The product `n*j` may wrap around in integer arithmetic for huge orders; that does not
-change it modulo `NODES`, a power of two.
+Accurate range: `|v| + |z| <= RANGE` (80). There the absolute error of `J_v`, and of
+its first and second derivatives in `z`, is below `1e-14` in float64 and `2e-6` in
+float32 (measured against `scipy.special.jv` by the tests). The error is absolute,
+not relative: values far below those bounds (say `J_20(0.5)`) come out as rounding
+noise. Outside the range the aliased orders take over (128 nodes cannot tell `J_128`
+from `J_0`), so there the result is NaN, and so are its derivatives.
+
+Types: `v` any integer dtype (not bool), converted to int32 (orders beyond
+`+-(2**31 - 2)` are clamped there; they are far outside the range anyway); `z` any
+floating dtype, an integer one promoted to the default float dtype. float16 and
+bfloat16 are computed in float32 and the result cast back.
 """
 
 from __future__ import annotations
@@ -33,21 +37,43 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-__all__ = ["NODES", "bessel_jv"]
+__all__ = ["NODES", "RANGE", "bessel_jv"]
 
 NODES = 128
+RANGE = 80  # accurate for |v| + |z| <= RANGE; NaN beyond
+ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
+
+
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _orders(fn: str, v: ArrayLike) -> jax.Array:
+    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
+    v = _array(fn, "v", v)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    return v.astype(jnp.int32)
 
 
 def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    v, z = jnp.asarray(v), jnp.asarray(z)
-    if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
-    if v.dtype.itemsize < 4:
-        v = v.astype(jnp.int32)  # room for the index NODES
+    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
     if jnp.issubdtype(z.dtype, jnp.integer):
         z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
     elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have a real dtype, got {z.dtype}")
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
     try:
         jnp.broadcast_shapes(v.shape, z.shape)
     except ValueError:
@@ -61,6 +87,8 @@ def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
 def bessel_jv(v: ArrayLike, z: ArrayLike) -> jax.Array:
     """Return the Bessel function of the first kind `J_v(z)` for integer orders `v`.
 
+    Accurate for `|v| + |z| <= RANGE` (80); NaN outside that range.
+
     Args:
         v: integer array of orders (any sign).
         z: floating array; an integer one is promoted to the default float dtype.
@@ -69,15 +97,20 @@ def bessel_jv(v: ArrayLike, z: ArrayLike) -> jax.Array:
         An array of the broadcast shape of `v` and `z`, in the dtype of `z`.
 
     Raises:
-        TypeError: `v` is not integer, or `z` is neither floating nor integer.
+        TypeError: `v` is not an integer array, or `z` is neither floating nor integer.
         ValueError: the shapes of `v` and `z` do not broadcast.
     """
     v, z = _check(v, z)
-    j = jnp.arange(NODES, dtype=v.dtype)  # t_j = 2*pi*j / NODES
+    dtype = z.dtype
+    z = z.astype(jnp.promote_types(dtype, jnp.float32))  # float16, bfloat16: in float32
+    # Outside the range z becomes NaN by adding NaN: the value and every derivative are NaN
+    # (a jnp.where selecting NaN would give reverse mode a zero derivative there).
+    z = z + jnp.where(jnp.abs(v) + jnp.abs(z) <= RANGE, 0, jnp.nan)
+    j = jnp.arange(NODES, dtype=jnp.int32)  # t_j = 2*pi*j / NODES
     k = jnp.mod(v[..., None] * j, NODES)  # n*t_j = 2*pi*k / NODES (mod 2*pi), exactly
     step = 2 * np.pi / NODES
     angle = k.astype(z.dtype) * step - z[..., None] * jnp.sin(j.astype(z.dtype) * step)
-    return jnp.mean(jnp.cos(angle), axis=-1)
+    return jnp.mean(jnp.cos(angle), axis=-1).astype(dtype)
 
 
 # --8<-- [end:pattern]

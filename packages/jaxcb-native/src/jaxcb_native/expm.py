@@ -4,6 +4,14 @@ Contract: pure, traced once per shape, no host round trip; every transform works
 because XLA sees the whole computation. `jax.scipy.linalg.expm` (scaling and
 squaring with a Padé approximant) already accepts stacks of shape `(..., n, n)`, so
 no `vmap` is needed for batches of matrices.
+
+Types: any floating dtype; float16 and bfloat16 (which `jax.scipy.linalg.expm`
+refuses) are computed in float32 and the result cast back.
+
+Non-finite input: a matrix with a NaN or infinite entry comes out as a matrix of NaN
+(the other matrices of a stack are unaffected), as in every jaxcb package.
+`scipy.linalg.expm` differs: for a diagonal matrix it returns `exp` of each entry
+(`inf` for `inf`, `0` for `-inf`).
 """
 
 from __future__ import annotations
@@ -11,13 +19,27 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
+import numpy as np
 from jax.typing import ArrayLike
 
 __all__ = ["expm"]
 
 
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(a: ArrayLike) -> jax.Array:
-    a = jnp.asarray(a)
+    a = _array("expm", "a", a)
     if not jnp.issubdtype(a.dtype, jnp.floating):
         raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
@@ -33,14 +55,15 @@ def expm(a: ArrayLike) -> jax.Array:
         a: floating array of shape `(..., n, n)`.
 
     Returns:
-        An array of the shape and dtype of `a`.
+        An array of the shape and dtype of `a`; NaN for a matrix with a non-finite entry.
 
     Raises:
-        TypeError: `a` is not floating.
+        TypeError: `a` is not a floating array.
         ValueError: `a` has fewer than two axes or its last two differ.
     """
     a = _check(a)
-    return jax.scipy.linalg.expm(a)
+    wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
+    return jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
 
 
 # --8<-- [end:pattern]

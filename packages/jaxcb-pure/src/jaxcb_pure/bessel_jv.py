@@ -15,11 +15,17 @@ Contract:
   each order of derivative costing two more host calls. `bessel_jv_callback` is
   the same call without the rule (`grad` through it raises). The order `v` is an
   integer: it has no derivative.
+- **Types.** `v` any integer dtype (not bool), converted to int32 first, so that
+  `v - 1` in the rule is a signed order (an unsigned `0 - 1` would wrap to
+  `2**32 - 1`); orders beyond `+-(2**31 - 2)` are clamped to it. `z` any floating
+  dtype, an integer one promoted to the default float dtype; float16 and bfloat16
+  reach the host as float32 and the result is cast back.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -27,9 +33,11 @@ import numpy as np
 import scipy.special
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "bessel_jv", "bessel_jv_callback", "on_host"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "bessel_jv", "bessel_jv_callback", "on_host"]
 
 VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
 
 
 # --8<-- [start:host]
@@ -42,21 +50,50 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    v, z = jnp.asarray(v), jnp.asarray(z)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _orders(fn: str, v: ArrayLike) -> jax.Array:
+    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
+    v = _array(fn, "v", v)
     if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    return v.astype(jnp.int32)
+
+
+def _check(v: ArrayLike, z: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """int32 orders, `z` in a floating dtype of 32 bits or more, and the result's dtype."""
+    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
     if jnp.issubdtype(z.dtype, jnp.integer):
         z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
     elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have a real dtype, got {z.dtype}")
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
     try:
         jnp.broadcast_shapes(v.shape, z.shape)
     except ValueError:
         raise ValueError(
             f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
         ) from None
-    return v, z
+    _vmap_method("bessel_jv", vmap_method)
+    return v, z.astype(jnp.promote_types(z.dtype, jnp.float32)), z.dtype
 
 
 # --8<-- [start:callback]
@@ -64,12 +101,12 @@ def bessel_jv_callback(
     v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`J_v(z)` on the host, without a derivative rule."""
-    v, z = _check(v, z)
+    v, z, dtype = _check(v, z, vmap_method)
     shape = jnp.broadcast_shapes(v.shape, z.shape)
     v = jnp.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)  # same rank as the output:
     z = jnp.reshape(z, (1,) * (len(shape) - z.ndim) + z.shape)  # batch axes broadcast
     out_type = jax.ShapeDtypeStruct(shape, z.dtype)
-    return jax.pure_callback(on_host, out_type, v, z, vmap_method=vmap_method)
+    return jax.pure_callback(on_host, out_type, v, z, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -89,11 +126,12 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
         An array of the broadcast shape of `v` and `z`, in the dtype of `z`.
 
     Raises:
-        TypeError: `v` is not integer, or `z` is neither floating nor integer.
-        ValueError: the shapes of `v` and `z` do not broadcast.
+        TypeError: `v` is not an integer array, or `z` is neither floating nor integer.
+        ValueError: the shapes of `v` and `z` do not broadcast, or `vmap_method` is not
+            one of `VMAP_METHODS`.
     """
-    v, z = _check(v, z)
-    return _bessel_jv(vmap_method, v, z)
+    v, z, dtype = _check(v, z, vmap_method)
+    return _bessel_jv(vmap_method, v, z).astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
@@ -103,7 +141,7 @@ def _bessel_jv(vmap_method: str | None, v: jax.Array, z: jax.Array) -> jax.Array
 
 @_bessel_jv.defjvp
 def _bessel_jv_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    v, z = primals
+    v, z = primals  # v: int32 (see _orders), so v - 1 is the order below, never a wrap
     _, dz = tangents  # v is an integer: its tangent is float0
     out = _bessel_jv(vmap_method, v, z)
     # The rule calls the differentiable function again, so it can be differentiated too.

@@ -7,6 +7,11 @@ Contract:
   two identical calls may be merged.
 - **Scalar host code.** `scipy.optimize.brentq` finds one root of one scalar
   function, so `on_host` loops over the broadcast elements itself.
+- **Accurate at any scale.** The root is bracketed within a factor of a few
+  (`[0, 2 min(cbrt|b|, |b|/a)]` for `a > 0`) and `brentq` stops on a *relative*
+  tolerance (`rtol=4 eps`, `xtol` the smallest float): a root of `1e-20` is as
+  accurate as a root of 1 (`xtol` is absolute, so `xtol=1e-15` alone would return
+  0 for it).
 - **Batching.** `vmap_method="expand_dims"`: since `on_host` already loops over
   whatever shape it gets and broadcasts its two arguments, a batch is one host call
   (`"sequential"` would add a host call per batch element around the same loop).
@@ -19,12 +24,16 @@ Contract:
   raises).
 - **Domain.** For `a > 0` the cubic is strictly increasing, so the root is unique.
   Otherwise `on_host` still returns a real root, but which one is unspecified.
-  Non-finite inputs make `brentq` raise on the host.
+  A NaN or infinite `a` or `b` gives NaN.
+- **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16
+  reach the host as float32 and the result is cast back.
 """
 
 from __future__ import annotations
 
 import functools
+import math
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -32,33 +41,61 @@ import numpy as np
 import scipy.optimize
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "cubic_root", "cubic_root_callback", "on_host"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "cubic_root", "cubic_root_callback", "on_host"]
 
 VMAP_METHOD = "expand_dims"
-
-
-def _cubic(x: float, a: float, b: float) -> float:
-    return x * x * x + a * x - b
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
 # --8<-- [start:host]
+def _root(a: float, b: float) -> float:
+    """One real root of `x**3 + a*x - b`, in float64 (NaN for a non-finite `a` or `b`)."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.nan
+    c = abs(b)  # the cubic is odd in x and b: solve for |b|, then give the root b's sign
+    # f(0) = -c <= 0 <= f(hi): for a > 0 the root is below both cbrt(c) and c/a
+    hi = 2 * min(math.cbrt(c), c / a) if a > 0 else 2 * math.cbrt(c) + math.sqrt(-a)
+    if hi == 0:  # a >= 0 and b == 0: the root 0
+        return 0.0
+    eps, tiny = np.finfo(float).eps, np.finfo(float).tiny  # a relative tolerance only
+    x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=tiny, rtol=4 * eps)
+    return math.copysign(x, b)
+
+
 def on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Runs on the host with concrete arrays; returns the dtype JAX was promised."""
     a, b = np.asarray(a), np.asarray(b)  # callbacks receive jax.Array: view, no copy
     a, b = np.broadcast_arrays(a, b)  # under vmap either argument may carry the batch
     out = np.empty(a.shape, a.dtype)
     for i in np.ndindex(a.shape):  # brentq is scalar-only: one element at a time
-        ai, bi = float(a[i]), float(b[i])
-        bound = 1.0 + abs(ai) + abs(bi)  # |root| < bound, and the cubic changes sign
-        out[i] = scipy.optimize.brentq(_cubic, -bound, bound, args=(ai, bi), xtol=1e-15)
+        out[i] = _root(float(a[i]), float(b[i]))
     return out
 
 
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b = jnp.asarray(a), jnp.asarray(b)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
+    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
     for name, arg in (("a", a), ("b", b)):
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
@@ -68,8 +105,10 @@ def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
         raise ValueError(
             f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
         ) from None
+    _vmap_method("cubic_root", vmap_method)
     dtype = jnp.result_type(a, b)
-    return a.astype(dtype), b.astype(dtype)
+    wide = jnp.promote_types(dtype, jnp.float32)
+    return a.astype(wide), b.astype(wide), dtype
 
 
 # --8<-- [start:callback]
@@ -77,12 +116,12 @@ def cubic_root_callback(
     a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """The real root of `x**3 + a*x - b` on the host, without a derivative rule."""
-    a, b = _check(a, b)
+    a, b, dtype = _check(a, b, vmap_method)
     shape = jnp.broadcast_shapes(a.shape, b.shape)
     a = jnp.reshape(a, (1,) * (len(shape) - a.ndim) + a.shape)  # same rank as the output:
     b = jnp.reshape(b, (1,) * (len(shape) - b.ndim) + b.shape)  # batch axes broadcast
     out_type = jax.ShapeDtypeStruct(shape, a.dtype)
-    return jax.pure_callback(on_host, out_type, a, b, vmap_method=vmap_method)
+    return jax.pure_callback(on_host, out_type, a, b, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -102,11 +141,12 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
         The root, of the broadcast shape of `a` and `b` and their common dtype.
 
     Raises:
-        TypeError: `a` or `b` is not floating.
-        ValueError: the shapes of `a` and `b` do not broadcast.
+        TypeError: `a` or `b` is not a floating array.
+        ValueError: the shapes of `a` and `b` do not broadcast, or `vmap_method` is not
+            one of `VMAP_METHODS`.
     """
-    a, b = _check(a, b)
-    return _cubic_root(vmap_method, a, b)
+    a, b, dtype = _check(a, b, vmap_method)
+    return _cubic_root(vmap_method, a, b).astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

@@ -20,11 +20,18 @@ Contract:
   `TypeError` (a `custom_vjp` function has no forward mode), and a second
   derivative (`hessian`, `grad` of `grad`) raises `ValueError`: the rule's own
   callback has no rule. `expm_callback` is the call without any rule.
+- **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix
+  of NaN, and so does its cotangent (the others of a stack are unaffected), as in
+  every jaxcb package; `scipy.linalg.expm` itself returns `exp` of each entry of a
+  diagonal matrix.
+- **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32 and
+  the result is cast back.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -32,16 +39,20 @@ import numpy as np
 import scipy.linalg
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "expm", "expm_callback", "on_host", "on_host_vjp"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "expm", "expm_callback", "on_host", "on_host_vjp"]
 
 VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
 # --8<-- [start:host]
 def on_host(a: np.ndarray) -> np.ndarray:
     """Runs on the host with a concrete stack of matrices; returns the promised dtype."""
     a = np.asarray(a)  # callbacks receive jax.Array: view, no copy
-    return scipy.linalg.expm(a).astype(a.dtype, copy=False)  # expm takes (..., n, n)
+    out = np.full(a.shape, np.nan, a.dtype)  # NaN for a matrix with a non-finite entry
+    finite = np.isfinite(a).all(axis=(-2, -1))
+    out[finite] = scipy.linalg.expm(a[finite])  # expm takes a stack (..., n, n)
+    return out
 
 
 def on_host_vjp(a: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -49,30 +60,51 @@ def on_host_vjp(a: np.ndarray, g: np.ndarray) -> np.ndarray:
     a, g = np.asarray(a), np.asarray(g)
     a, g = np.broadcast_arrays(a, g)  # under vmap either one may carry the batch
     at = np.swapaxes(a, -1, -2)  # transpose each matrix, not the stack
-    out = np.empty(a.shape, a.dtype)
+    out = np.full(a.shape, np.nan, a.dtype)
     for i in np.ndindex(a.shape[:-2]):  # expm_frechet takes one matrix at a time
-        out[i] = scipy.linalg.expm_frechet(at[i], g[i], compute_expm=False)
+        if np.isfinite(a[i]).all():
+            out[i] = scipy.linalg.expm_frechet(at[i], g[i], compute_expm=False)
     return out
 
 
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike) -> jax.Array:
-    a = jnp.asarray(a)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
+    a = _array("expm", "a", a)
     if not jnp.issubdtype(a.dtype, jnp.floating):
         raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a
+    _vmap_method("expm", vmap_method)
+    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
 
 
 # --8<-- [start:callback]
 def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     """The matrix exponential on the host, without a derivative rule."""
-    a = _check(a)
+    a, dtype = _check(a, vmap_method)
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method)
+    return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -91,14 +123,15 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
             call per batch).
 
     Returns:
-        An array of the shape and dtype of `a`.
+        An array of the shape and dtype of `a`; NaN for a matrix with a non-finite entry.
 
     Raises:
-        TypeError: `a` is not floating.
-        ValueError: `a` has fewer than two axes or its last two differ.
+        TypeError: `a` is not a floating array.
+        ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
+            is not one of `VMAP_METHODS`.
     """
-    a = _check(a)
-    return _expm(vmap_method, a)
+    a, dtype = _check(a, vmap_method)
+    return _expm(vmap_method, a).astype(dtype)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))

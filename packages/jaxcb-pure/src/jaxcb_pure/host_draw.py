@@ -19,19 +19,24 @@ merging them shows up). Use `jax.random` keys, or
 
 `vmap_method="sequential"` would mean one draw per batch element, if the call had a
 batched operand; it has none, so the value is only there for a uniform signature.
+
+The draw is one module-level `jax.jit` with `shape`, `rng` and `vmap_method` as
+static arguments, so repeated eager calls reuse one compiled program.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["VMAP_METHOD", "host_draw", "on_host"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "host_draw", "on_host"]
 
 VMAP_METHOD = "sequential"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 _RNG = np.random.default_rng()
 
@@ -45,16 +50,42 @@ def on_host(*, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(shape: object) -> tuple[int, ...]:  # checked at run time
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(shape: object, rng: object, vmap_method: object) -> tuple[int, ...]:
     if not (
         isinstance(shape, tuple)
-        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
+        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
     ):
-        raise ValueError(f"host_draw: shape must be a tuple of non-negative ints, got {shape!r}")
+        raise ValueError(
+            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
+        )
+    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
+        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
+            "host_draw: rng must be a numpy.random.Generator (an object with "
+            f"standard_normal) or None, got {type(rng).__name__}"
+        )
+    _vmap_method("host_draw", vmap_method)
     return shape
 
 
 # --8<-- [start:pattern]
+@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "vmap_method", "on_host"))
+def _draw(
+    *,
+    shape: tuple[int, ...],
+    rng: np.random.Generator,
+    vmap_method: str | None,
+    on_host: Callable[..., np.ndarray],
+) -> jax.Array:
+    host = functools.partial(on_host, shape=shape, rng=rng)
+    out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
+    return jax.pure_callback(host, out_type, vmap_method=vmap_method)
+
+
 def host_draw(
     shape: tuple[int, ...],
     *,
@@ -71,12 +102,14 @@ def host_draw(
         vmap_method: how `jax.vmap` would call the host.
 
     Raises:
-        ValueError: `shape` is not a tuple of non-negative ints.
+        ValueError: `shape` is not a tuple of non-negative ints below `2**31`, or
+            `vmap_method` is not one of `VMAP_METHODS`.
+        TypeError: `rng` has no `standard_normal` (it is not a `numpy.random.Generator`).
     """
-    shape = _check(shape)
-    host = functools.partial(on_host, shape=shape, rng=_RNG if rng is None else rng)
-    out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
-    return jax.pure_callback(host, out_type, vmap_method=vmap_method)
+    shape = _check(shape, rng, vmap_method)
+    rng = _RNG if rng is None else rng
+    # one compiled draw per static arguments and host function (on_host: see jaxcb_io)
+    return _draw(shape=shape, rng=rng, vmap_method=vmap_method, on_host=on_host)
 
 
 # --8<-- [end:pattern]

@@ -17,6 +17,10 @@ or `jax.debug.callback(..., ordered=True)` (see the io and debug packages).
 
 `vmap_method="sequential"` would give `log` one batch element at a time, the shape
 it expects, if the call ever ran.
+
+The loop is one module-level `jax.jit` with `n`, `log` and `vmap_method` as static
+arguments, so repeated eager calls reuse one compiled program (an unhashable `log` is
+compiled on every call).
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "log_steps", "on_host"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "log_steps", "on_host"]
 
 VMAP_METHOD = "sequential"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 _logger = logging.getLogger(__name__)
 
@@ -52,18 +58,84 @@ def on_host(k: np.ndarray, x: np.ndarray, *, log: Callable[[Any, Any], Any]) -> 
 # --8<-- [end:host]
 
 
-def _check(x0: ArrayLike, n: object) -> jax.Array:  # n: checked at run time
-    x0 = jnp.asarray(x0)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
+def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _check(x0: ArrayLike, n: object, log: object, vmap_method: object) -> jax.Array:
+    x0 = _array("log_steps", "x0", x0)
     if not jnp.issubdtype(x0.dtype, jnp.floating):
         raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"log_steps: n must be a Python int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"log_steps: n must be >= 0, got {n}")
+    _count("log_steps", "n", n, 0)
+    _sink("log_steps", "log", log)
+    _vmap_method("log_steps", vmap_method)
     return x0
 
 
 # --8<-- [start:pattern]
+def _loop(
+    x0: jax.Array,
+    *,
+    n: int,
+    log: Callable[[Any, Any], Any] | None,
+    vmap_method: str | None,
+    on_host: Callable[..., np.ndarray],
+) -> jax.Array:
+    host = functools.partial(on_host, log=_log_to_logging if log is None else log)
+
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        dummy = jax.ShapeDtypeStruct((), jnp.int32)
+        jax.pure_callback(host, dummy, k, x, vmap_method=vmap_method)  # result unused
+        return (x, k), None
+
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
+    return x
+
+
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "vmap_method", "on_host"))
+
+
 def log_steps(
     x0: ArrayLike,
     n: int,
@@ -77,7 +149,7 @@ def log_steps(
 
     Args:
         x0: floating array, the initial state.
-        n: number of steps, a Python int `>= 0`.
+        n: number of steps, a Python int in `[0, 2**31)`.
         log: host function called as `log(k, x_k)` (an int32 scalar and the state);
             `None` logs through the `logging` module.
         vmap_method: how `jax.vmap` would call the host.
@@ -86,20 +158,15 @@ def log_steps(
         The state after `n` steps.
 
     Raises:
-        TypeError: `x0` is not floating, or `n` is not a Python int.
-        ValueError: `n` is negative.
+        TypeError: `x0` is not a floating array, `n` is not a Python int, or `log` is
+            not callable.
+        ValueError: `n` is negative or not below `2**31`, or `vmap_method` is not one
+            of `VMAP_METHODS`.
     """
-    x0 = _check(x0, n)
-    host = functools.partial(on_host, log=_log_to_logging if log is None else log)
-
-    def step(x: jax.Array, k: jax.Array) -> tuple[jax.Array, None]:
-        x = 0.5 * x + 1
-        dummy = jax.ShapeDtypeStruct((), jnp.int32)
-        jax.pure_callback(host, dummy, k, x, vmap_method=vmap_method)  # result unused
-        return x, None
-
-    x, _ = jax.lax.scan(step, x0, jnp.arange(1, n + 1, dtype=jnp.int32))
-    return x
+    x0 = _check(x0, n, log, vmap_method)
+    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
+    # one compiled loop per static arguments and host function (on_host: see jaxcb_io)
+    return loop(x0, n=n, log=log, vmap_method=vmap_method, on_host=on_host)
 
 
 # --8<-- [end:pattern]

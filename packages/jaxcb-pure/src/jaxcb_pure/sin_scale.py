@@ -14,20 +14,25 @@ Contract:
   without the rule (`grad` through it raises).
 - **Transforms.** `jit`, `vmap`, loops and `cond` work; the support matrix on the
   site has the measured answer for every transform.
+- **Types.** `x` any floating dtype: float16 and bfloat16 reach the host (and the
+  rule) as float32, and the result is cast back. `y` a real scalar (not bool or
+  complex).
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "on_host", "sin_scale", "sin_scale_callback"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sin_scale", "sin_scale_callback"]
 
 VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
 # --8<-- [start:host]
@@ -42,13 +47,36 @@ def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = jnp.asarray(x), jnp.asarray(y)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`x` and `y` in one floating dtype (float16, bfloat16: float32), and the result's."""
+    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
     if y.ndim != 0:
         raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y.astype(x.dtype)
+    _vmap_method("sin_scale", vmap_method)
+    wide = jnp.promote_types(x.dtype, jnp.float32)
+    return x.astype(wide), y.astype(wide), x.dtype
 
 
 # --8<-- [start:callback]
@@ -56,10 +84,10 @@ def sin_scale_callback(
     x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`sin(x) * y + 1` on the host, without a derivative rule."""
-    x, y = _check(x, y)
+    x, y, dtype = _check(x, y, vmap_method)
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method)
+    return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -71,16 +99,19 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
 
     Args:
         x: floating array of any shape.
-        y: scalar, cast to the dtype of `x`.
+        y: real scalar, cast to the dtype of `x`.
         vmap_method: how `jax.vmap` calls the host (default `"expand_dims"`: one
             call per batch).
 
+    Returns:
+        An array of the shape and dtype of `x`.
+
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `y` is not a scalar.
+        TypeError: `x` is not a floating array, or `y` is not real (bool, complex).
+        ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, y = _check(x, y)
-    return _sin_scale(vmap_method, x, y)
+    x, y, dtype = _check(x, y, vmap_method)
+    return _sin_scale(vmap_method, x, y).astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

@@ -13,39 +13,67 @@ Contract:
 - **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is
   linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is
   the same call without the rule (`grad` through it raises).
+- **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
+  they are accumulated in float32 (as NumPy does for float16), and both results are
+  cast back. An empty last axis gives a sum of 0 and a mean of NaN.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-__all__ = ["VMAP_METHOD", "on_host", "sum_mean", "sum_mean_callback"]
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sum_mean", "sum_mean_callback"]
 
 VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
 # --8<-- [start:host]
 def on_host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Runs on the host with a concrete array; returns the dtype JAX was promised."""
     x = np.asarray(x)  # callbacks receive jax.Array: view, no copy
-    return x.sum(axis=-1, dtype=x.dtype), x.mean(axis=-1, dtype=x.dtype)
+    total = x.sum(axis=-1, dtype=x.dtype)
+    with np.errstate(invalid="ignore"):  # an empty last axis: 0 / 0 is NaN, silently
+        mean = total / x.shape[-1]
+    return total, mean.astype(x.dtype, copy=False)
 
 
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = jnp.asarray(x)
+def _array(fn: str, name: str, value: object) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got = f"an array of dtype {value.dtype}"
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _vmap_method(fn: str, value: object) -> None:
+    if value not in VMAP_METHODS:
+        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
+
+
+def _check(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
+    x = _array("sum_mean", "x", x)
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
+    _vmap_method("sum_mean", vmap_method)
+    return x.astype(jnp.promote_types(x.dtype, jnp.float32)), x.dtype
 
 
 # --8<-- [start:callback]
@@ -53,9 +81,10 @@ def sum_mean_callback(
     x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> tuple[jax.Array, jax.Array]:
     """`(sum, mean)` over the last axis on the host, without a derivative rule."""
-    x = _check(x)
+    x, dtype = _check(x, vmap_method)
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
-    return jax.pure_callback(on_host, (out, out), x, vmap_method=vmap_method)
+    total, mean = jax.pure_callback(on_host, (out, out), x, vmap_method=vmap_method)
+    return total.astype(dtype), mean.astype(dtype)
 
 
 # --8<-- [end:callback]
@@ -74,11 +103,12 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         Two arrays of shape `x.shape[:-1]` and the dtype of `x`.
 
     Raises:
-        TypeError: `x` is not floating.
-        ValueError: `x` is a scalar.
+        TypeError: `x` is not a floating array.
+        ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x = _check(x)
-    return _sum_mean(vmap_method, x)
+    x, dtype = _check(x, vmap_method)
+    total, mean = _sum_mean(vmap_method, x)
+    return total.astype(dtype), mean.astype(dtype)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))

@@ -1,0 +1,360 @@
+"""No silent wrong answers: edge inputs of the pure computations, every package at once.
+
+- `bessel_jv` of `jaxcb_native` and `jaxcb_debug` (the same trapezoidal rule) against
+  SciPy over v in [0, 1000] and z in [1e-3, 1e4]: accurate to the catalog's tolerance
+  where `|v| + |z| <= 80`, NaN (values and derivatives) outside, checked on both sides
+  of the boundary; the issue's `J_128(1)`, `J_0(1e4)` and `J_1(200)` are NaN.
+- `bessel_jv` derivatives for unsigned and narrow integer orders (`np.uint32(0) - 1`
+  used to wrap), in every package with a derivative; orders beyond int32 clamp.
+- `cubic_root` over `a > 0` and `|b|` from `1e-30` to `1e30` in both widths, within a
+  few units in the last place of a long-double reference, in every package.
+- float16 and bfloat16 are accepted everywhere: the results have the input's dtype and
+  its precision (`sum_mean` accumulates in float32: the mean of 100 float16 values of
+  1000 is 1000, their sum inf).
+- Non-finite input: a matrix with a NaN or infinite entry gives a NaN matrix (the rest
+  of the stack is unaffected, and so is its gradient); `cubic_root` of a NaN or
+  infinite coefficient is NaN; an empty last axis gives `sum_mean` = (0, NaN).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import scipy.linalg
+import scipy.special
+
+from jaxcb_core.catalog import by_name
+from jaxcb_core.mechanisms import discover
+
+PACKAGES = sorted({v.package for v in discover() if v.implementations} - {"jaxcb_legacy"})
+DIFFERENTIABLE = [p for p in PACKAGES if p != "jaxcb_io"]  # io_callback has no JVP rule
+TRAPEZOID = [p for p in PACKAGES if p in ("jaxcb_native", "jaxcb_debug")]
+RANGE = 80  # the accurate range of the trapezoidal bessel_jv: |v| + |z| <= RANGE
+NARROW = {"float16": (np.float16, 4e-3), "bfloat16": (jnp.bfloat16, 3e-2)}  # dtype, rtol
+
+
+def public(package: str, name: str) -> Callable[..., Any]:
+    """The package's function, its debug report silenced."""
+    f = getattr(importlib.import_module(package), name)
+    if package == "jaxcb_debug":
+        return lambda *a: f(*a, report=lambda *r: None)
+    return f  # type: ignore[no-any-return]
+
+
+def jitted(package: str, name: str) -> Callable[..., Any]:
+    f = public(package, name)
+    return jax.jit(lambda *a: f(*a))
+
+
+def elementwise_derivatives(f: Callable[..., Any], argnum: int) -> tuple[Any, Any]:
+    """First and second derivatives of an elementwise `f` in argument `argnum`, for whole
+    arrays at once: the gradient of the sum (one call, no vmap)."""
+
+    def d1(*args: Any) -> Any:
+        return jax.grad(lambda *a: f(*a).sum(), argnums=argnum)(*args)
+
+    def d2(*args: Any) -> Any:
+        return jax.grad(lambda *a: d1(*a).sum(), argnums=argnum)(*args)
+
+    return jax.jit(d1), jax.jit(d2)
+
+
+# --- bessel_jv: the accurate range of the trapezoidal rule ---------------------------------
+
+
+def in_range(v: Any, z: Any) -> np.ndarray:
+    return np.abs(np.asarray(v, np.float64)) + np.abs(np.asarray(z, np.float64)) <= RANGE
+
+
+@pytest.mark.parametrize("package", TRAPEZOID)
+def test_bessel_grid_accurate_in_range_nan_outside(package: str, dtype: np.dtype[Any]) -> None:
+    v = np.concatenate([np.arange(0, 81, 4), [81, 100, 128, 200, 500, 1000]]).astype(np.int32)
+    z = np.concatenate([np.geomspace(1e-3, 1e4, 57), np.linspace(0.0, 80.0, 81)]).astype(dtype)
+    vv, zz = np.meshgrid(v, z, indexing="ij")
+    out = np.asarray(jitted(package, "bessel_jv")(vv, zz), np.float64)
+    inside = in_range(vv, zz)
+    assert 0 < inside.sum() < inside.size
+    assert np.isnan(out[~inside]).all()
+    ref = scipy.special.jv(vv[inside], zz[inside].astype(np.float64))
+    np.testing.assert_allclose(out[inside], ref, *by_name("bessel_jv").tolerance(dtype))
+
+
+BOUNDARY = [  # (v, z), all within 1e-6 of |v| + |z| = 80, on both sides
+    (0, 80.0),
+    (0, -80.0),
+    (40, 40.0),
+    (80, 0.0),
+    (-80, 0.0),
+    (79, 1.0),
+    (0, 80.00001),
+    (40, -40.00001),
+    (81, 0.0),
+    (-81, 0.0),
+    (128, 1.0),  # the issue: J_0(1) came out, the true value is ~1e-250
+    (0, 1e4),
+    (1, 200.0),
+]
+
+
+@pytest.mark.parametrize("package", TRAPEZOID)
+def test_bessel_both_sides_of_the_boundary(package: str, dtype: np.dtype[Any]) -> None:
+    v = np.array([p[0] for p in BOUNDARY], np.int32)
+    z = np.array([p[1] for p in BOUNDARY], dtype)
+    f = public(package, "bessel_jv")
+    out = np.asarray(jax.jit(f)(v, z), np.float64)
+    grad = np.asarray(elementwise_derivatives(f, 1)[0](v, z), np.float64)
+    inside = in_range(v, z)
+    assert inside.tolist() == [True] * 6 + [False] * 7
+    z64 = z.astype(np.float64)
+    tol = by_name("bessel_jv").tolerance(dtype)
+    np.testing.assert_allclose(out[inside], scipy.special.jv(v, z64)[inside], *tol)
+    np.testing.assert_allclose(grad[inside], scipy.special.jvp(v, z64)[inside], *tol)
+    assert np.isnan(out[~inside]).all()
+    assert np.isnan(grad[~inside]).all()
+
+
+@pytest.mark.parametrize("package", TRAPEZOID)
+def test_bessel_derivatives_in_range(package: str, dtype: np.dtype[Any]) -> None:
+    """J_v and its first and second derivatives against scipy.special.jvp, whole range."""
+    v = np.arange(-80, 81, 8).astype(np.int32)[:, None]
+    z = np.linspace(-80.0, 80.0, 81).astype(dtype)[None, :]
+    vv, zz = (a.ravel() for a in np.broadcast_arrays(v, z))
+    keep = in_range(vv, zz)
+    vv, zz = vv[keep], zz[keep]
+    f = public(package, "bessel_jv")
+    bound = 1e-14 if dtype == np.float64 else 2e-6  # the docstring's absolute error bounds
+    for order, g in enumerate((jax.jit(f), *elementwise_derivatives(f, 1))):
+        out = np.asarray(g(vv, zz), np.float64)
+        err = np.abs(out - scipy.special.jvp(vv, zz.astype(np.float64), order))
+        assert err.max() < bound, (order, err.max())
+
+
+ORDER_DTYPES = ["uint8", "uint32", "int8", "int16"]  # int32 is every other test's
+
+
+def check_order_derivatives(package: str, dtypes: list[str], dtype: Any) -> None:
+    f = public(package, "bessel_jv")
+    d1, d2 = elementwise_derivatives(f, 1)
+    z = np.full(3, 1.5, dtype)
+    tol = by_name("bessel_jv").tolerance(dtype)
+    orders = np.array([0, 1, 5])
+    for order_dtype in dtypes:
+        v = orders.astype(order_dtype)
+        first, second = d1(v, z), d2(v, z)
+        assert first.dtype == second.dtype == dtype
+        np.testing.assert_allclose(first, scipy.special.jvp(orders, 1.5), *tol)
+        np.testing.assert_allclose(second, scipy.special.jvp(orders, 1.5, 2), *tol)
+
+
+@pytest.mark.parametrize("package", DIFFERENTIABLE)
+def test_bessel_derivative_of_narrow_and_unsigned_orders(package: str, x32: None) -> None:
+    """dJ_v/dz = (J_{v-1} - J_{v+1}) / 2: v - 1 of an unsigned 0 must be -1, not 2**32 - 1
+    (jaxcb_pure gave -0.279 for dJ_0/dz(1.5), the true value being -0.558)."""
+    check_order_derivatives(package, ORDER_DTYPES, np.float32)
+
+
+@pytest.mark.parametrize("package", DIFFERENTIABLE)
+def test_bessel_derivative_of_64_bit_orders(package: str, x64: None) -> None:
+    check_order_derivatives(package, ["uint64", "int64"], np.float64)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_bessel_orders_beyond_int32_are_clamped(package: str, x64: None) -> None:
+    """An order beyond +-(2**31 - 2) is that order (J is 0 there), never a wrapped one."""
+    v = np.array([2**40, -(2**40), 2**31 - 1], np.int64)
+    out = np.asarray(jitted(package, "bessel_jv")(v, np.full(3, 1.5)))
+    if package in TRAPEZOID:
+        assert np.isnan(out).all()  # far outside the accurate range
+    else:
+        np.testing.assert_array_equal(out, 0.0)
+    unsigned = np.asarray(jitted(package, "bessel_jv")(np.uint32(2**32 - 1), 1.5))
+    assert np.isnan(unsigned) if package in TRAPEZOID else unsigned == 0.0
+
+
+# --- cubic_root at every scale -------------------------------------------------------------
+
+
+def cubic_reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The real root for a > 0 by bisection in long double, then Newton: the true root to
+    well below float64's precision."""
+    a, c = a.astype(np.longdouble), np.abs(b).astype(np.longdouble)
+    lo, hi = np.zeros_like(c), 2 * np.minimum(np.cbrt(c), c / a)
+    for _ in range(300):
+        mid = (lo + hi) / 2
+        low = mid * mid * mid + a * mid - c < 0
+        lo, hi = np.where(low, mid, lo), np.where(low, hi, mid)
+    x = (lo + hi) / 2
+    for _ in range(3):
+        x = x - (x * x * x + a * x - c) / (3 * x * x + a)
+    return np.where(c == 0, 0.0, np.sign(b) * x)
+
+
+def scales() -> tuple[np.ndarray, np.ndarray]:
+    a = np.geomspace(1e-30, 1e30, 13)
+    b = np.concatenate([-np.geomspace(1e30, 1e-30, 13), [0.0], np.geomspace(1e-30, 1e30, 13)])
+    aa, bb = np.meshgrid(a, b, indexing="ij")
+    return aa.ravel(), bb.ravel()
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_cubic_root_every_scale(package: str, dtype: np.dtype[Any]) -> None:
+    a, b = (x.astype(dtype) for x in scales())
+    out = np.asarray(jitted(package, "cubic_root")(a, b))
+    assert out.dtype == dtype
+    ref = cubic_reference(a, b).astype(dtype)  # the true root, rounded to the dtype
+    tiny = np.finfo(dtype).tiny
+    normal = np.abs(ref) >= tiny  # below: flushed to zero by XLA, or a subnormal
+    ulps = np.abs(out[normal] - ref[normal]) / np.spacing(np.abs(ref[normal]))
+    assert ulps.max() <= 8, (ulps.max(), a[normal][np.argmax(ulps)], b[normal][np.argmax(ulps)])
+    assert np.all(np.abs(out[~normal]) <= tiny)
+    assert np.all(out[b == 0] == 0)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_cubic_root_the_issue_cases(package: str, x32: None) -> None:
+    f = jitted(package, "cubic_root")
+    big = f(np.float32(3e13), np.float32(1.0))  # was NaN natively (a**3 overflowed)
+    np.testing.assert_allclose(big, 1 / 3e13, rtol=1e-6)
+    tiny = f(np.float32(1e10), np.float32(1e-10))  # was 0.0 on the host (absolute xtol)
+    np.testing.assert_allclose(tiny, 1e-20, rtol=1e-6)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_cubic_root_outside_the_domain(package: str, x32: None) -> None:
+    """a <= 0: the closed form gives NaN where the cubic has three real roots (and for the
+    triple root a == b == 0) and the root where it has one; a host root finder returns one
+    of the real roots."""
+    a = np.array([-3.0, -3.0, -3.0, 0.0, 0.0], np.float32)
+    b = np.array([0.5, 10.0, -10.0, 8.0, 0.0], np.float32)
+    x = np.asarray(jitted(package, "cubic_root")(a, b), np.float64)
+    one_root = [False, True, True, True, False]
+    if package in TRAPEZOID:  # jaxcb_native and the copy in jaxcb_debug
+        assert np.isnan(x).tolist() == [True, False, False, False, True]
+    else:
+        assert np.isfinite(x).all()
+        one_root[0] = one_root[4] = True
+    r = x[one_root]
+    np.testing.assert_allclose(r**3 + a[one_root] * r - b[one_root], 0.0, atol=1e-4)
+
+
+def test_an_absolute_xtol_alone_loses_a_tiny_root() -> None:
+    """What the host docstrings say of brentq: xtol is absolute, so xtol=1e-15 alone returns
+    0 for the root 1e-20 of x**3 + 1e10 x - 1e-10 (as jaxcb_pure and jaxcb_io did)."""
+    import scipy.optimize
+
+    f = lambda x: x**3 + 1e10 * x - 1e-10  # noqa: E731
+    bound = 1.0 + 1e10 + 1e-10  # the bracket the host root finders used
+    assert scipy.optimize.brentq(f, -bound, bound, xtol=1e-15) == 0.0
+    eps, tiny = np.finfo(float).eps, np.finfo(float).tiny
+    tight = scipy.optimize.brentq(f, 0.0, 2e-20, xtol=tiny, rtol=4 * eps)
+    np.testing.assert_allclose(tight, 1e-20, rtol=1e-15)
+
+
+@pytest.mark.parametrize("package", DIFFERENTIABLE)
+def test_cubic_root_derivative_at_every_scale(package: str, x64: None) -> None:
+    """The implicit derivative dx/db = 1 / (3x^2 + a) holds at the extremes too."""
+    a, b = scales()
+    out = np.asarray(elementwise_derivatives(public(package, "cubic_root"), 1)[0](a, b))
+    x = cubic_reference(a, b).astype(np.float64)
+    np.testing.assert_allclose(out, 1 / (3 * x * x + a), rtol=1e-12)
+
+
+# --- float16 and bfloat16 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("narrow", list(NARROW))
+@pytest.mark.parametrize("package", PACKAGES)
+def test_sum_mean_narrow_floats_accumulate_in_float32(package: str, narrow: str) -> None:
+    dt, _ = NARROW[narrow]
+    x = np.full(100, 1000, dt)
+    with np.errstate(over="ignore"):
+        expected_sum = np.asarray(1e5).astype(dt)  # inf in float16, as in NumPy
+    for f in (public(package, "sum_mean"), jitted(package, "sum_mean")):
+        total, mean = f(x)
+        assert total.dtype == mean.dtype == np.dtype(dt)
+        assert float(mean) == 1000.0  # float16 accumulation would overflow to inf
+        assert total == expected_sum
+
+
+@pytest.mark.parametrize("narrow", list(NARROW))
+@pytest.mark.parametrize("name", ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"])
+@pytest.mark.parametrize("package", PACKAGES)
+def test_narrow_floats_accepted(package: str, name: str, narrow: str, x32: None) -> None:
+    """The result has the narrow dtype and its precision, against the float64 reference."""
+    dt, rtol = NARROW[narrow]
+    c = by_name(name)
+    base = c.make_args(np.dtype("float32"))
+    floating = [np.issubdtype(np.asarray(a).dtype, np.floating) for a in base]
+    args = [np.asarray(a).astype(dt) if f else a for a, f in zip(base, floating, strict=True)]
+    out = jitted(package, name)(*args)
+    ref = c.reference(
+        *(np.asarray(a, np.float64) if f else a for a, f in zip(args, floating, strict=True))
+    )
+    for o, r in zip(jax.tree.leaves(out), jax.tree.leaves(ref), strict=True):
+        assert o.dtype == np.dtype(dt)
+        np.testing.assert_allclose(np.asarray(o, np.float64), r, rtol=rtol, atol=rtol)
+
+
+# --- non-finite input ----------------------------------------------------------------------
+
+
+def bad_stack(dtype: Any) -> np.ndarray:
+    good = 0.5 * np.random.default_rng(0).standard_normal((3, 3))
+    stack = np.stack([good] * 4)
+    stack[1, 0, 1] = np.nan
+    stack[2, 2, 2] = np.inf
+    stack[3, 1, 1] = -np.inf
+    return stack.astype(dtype)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_expm_non_finite_matrix_is_nan(package: str, dtype: np.dtype[Any]) -> None:
+    a = bad_stack(dtype)
+    out = np.asarray(jitted(package, "expm")(a))
+    assert np.isnan(out[1:]).all()
+    tol = by_name("expm").tolerance(dtype)
+    np.testing.assert_allclose(out[0], scipy.linalg.expm(a[0].astype(np.float64)), *tol)
+
+
+def test_scipy_expm_differs_on_diagonal_matrices() -> None:
+    """What the docstrings say of SciPy: exp of each entry for a diagonal matrix, where
+    every jaxcb package gives NaN."""
+    with np.errstate(invalid="ignore"):
+        out = scipy.linalg.expm(np.diag([np.inf, -np.inf, 1.0]))
+    np.testing.assert_array_equal(np.diag(out), [np.inf, 0.0, np.e])
+
+
+@pytest.mark.parametrize("package", DIFFERENTIABLE)
+def test_expm_gradient_of_a_non_finite_matrix_is_nan(package: str, x64: None) -> None:
+    a = bad_stack(np.float64)
+    f = public(package, "expm")
+    grad = np.asarray(jax.jit(jax.grad(lambda a: f(a)[0].sum() + f(a)[1:].sum()))(a))
+    assert np.isnan(grad[1:]).all()
+    expected = by_name("expm").vjp_reference
+    assert expected is not None
+    np.testing.assert_allclose(grad[0], expected((a[0],), np.ones((3, 3))), rtol=1e-9)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_cubic_root_non_finite_coefficient_is_nan(package: str, dtype: np.dtype[Any]) -> None:
+    a = np.array([np.nan, np.inf, 1.0, 1.0, 2.0], dtype)
+    b = np.array([1.0, 1.0, np.nan, -np.inf, 3.0], dtype)
+    out = np.asarray(jitted(package, "cubic_root")(a, b))
+    assert np.isnan(out[:4]).all()
+    np.testing.assert_allclose(out[4], 1.0, rtol=1e-6)  # 1 + 2 - 3 = 0
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_sum_mean_empty_last_axis(package: str, dtype: np.dtype[Any]) -> None:
+    x = np.zeros((2, 0), dtype)
+    for f in (public(package, "sum_mean"), jitted(package, "sum_mean")):
+        total, mean = f(x)
+        np.testing.assert_array_equal(total, np.zeros(2, dtype))
+        assert np.isnan(np.asarray(mean)).all()
+        assert total.dtype == mean.dtype == dtype
