@@ -362,18 +362,31 @@ def test_registry_is_valid_and_complete() -> None:
     assert list(variants) == [
         "debug.callback/unordered",
         "debug.callback/ordered",
+        "debug.callback/partitioned",
         "debug.print/ordered",
+        "debug.print/unordered",
+        "debug.print/partitioned",
+        "debug.log/unordered",
     ]
-    for key in ("debug.callback/unordered", "debug.callback/ordered"):
+    for key in ("debug.callback/unordered", "debug.callback/ordered", "debug.callback/partitioned"):
         assert set(variants[key].implementations) == set(OBSERVERS + EFFECTS)
         assert set(variants[key].unsupported) == {"host_draw"}
-    assert set(variants["debug.print/ordered"].implementations) == set(EFFECTS)
+    for key in ("debug.print/ordered", "debug.print/unordered", "debug.log/unordered"):
+        assert set(variants[key].implementations) == set(EFFECTS)
+    assert variants["debug.callback/partitioned"].transforms == (
+        "jit",
+        "pmap",
+        "shard_map",
+        "sharded_jit",
+    )
     for v in variants.values():
         for name, m in v.modules.items():
             assert callable(m.on_host)
             assert getattr(m, name) is public(name)
     assert not hasattr(jaxcb_debug, "host_draw")
-    exported = set(OBSERVERS + EFFECTS) | {f"{n}_print" for n in EFFECTS}
+    exported = set(OBSERVERS + EFFECTS) | {
+        f"{n}_{form}" for n in EFFECTS for form in ("print", "log")
+    }
     assert set(jaxcb_debug.__all__) == exported
 
 
@@ -460,3 +473,28 @@ def test_print_forms_and_expm_with_a_sharded_input_raise_a_clear_error(x32: None
         ValueError, f"progress_print: ordered=True needs x0 on one device, got x0 on {n} devices"
     ):
         jaxcb_debug.progress_print(x, 2, 1)
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_log_form_writes_one_record_per_step(name: str, x32: None) -> None:
+    """`*_log` goes through jax.debug.log: INFO records of JAX's debugging logger, counted
+    through the row's probe, one per (reported) step."""
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    fn = getattr(jaxcb_debug, f"{name}_log")
+    with host_calls("debug.log/unordered", name) as tally:
+        jax.block_until_ready(fn(*args))
+        jax.effects_barrier()
+    expected = [k for k, _ in c.records(*args)]
+    assert sorted(k for k, _ in tally.records) == expected
+
+
+@pytest.mark.parametrize("name", EFFECTS)
+def test_print_form_unordered_prints_every_step(name: str, x32: None) -> None:
+    c = by_name(name)
+    args = c.make_args(np.dtype("float32"))
+    fn = getattr(jaxcb_debug, f"{name}_print")
+    with host_calls("debug.print/unordered", name) as tally:
+        jax.block_until_ready(fn(*args, ordered=False))
+        jax.effects_barrier()
+    assert sorted(k for k, _ in tally.records) == [k for k, _ in c.records(*args)]

@@ -218,9 +218,22 @@ TABLE |= {
     f"{n}_callback": TABLE[n] for n in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 }
 TABLE |= {
-    f"{n}_print": [(a, k, e, m.replace(f"{n}:", f"{n}_print:", 1)) for a, k, e, m in TABLE[n]]
+    f"{n}_{form}": [(a, k, e, m.replace(f"{n}:", f"{n}_{form}:", 1)) for a, k, e, m in TABLE[n]]
     for n in ("log_steps", "progress")
+    for form in ("print", "log")
 }
+# jaxcb_pure's bare callbacks take the device the host call is made from
+for n in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"):
+    # the sharding is checked before the arrays, so any case's arguments will do
+    args0 = next(a for a, k, e, m in TABLE[n] if not k)
+    TABLE[f"{n}_callback"] = TABLE[f"{n}_callback"] + [
+        (
+            args0,
+            {"sharding": "cpu:0"},
+            TypeError,
+            f"{n}: sharding must be a jax.sharding.SingleDeviceSharding or None, got str",
+        )
+    ]
 
 
 def exporters(name: str) -> list[str]:
@@ -255,7 +268,7 @@ def test_the_table_covers_every_public_function() -> None:
 def traced(name: str, i: int, a: Any) -> bool:
     """Whether the test passes argument `i` into jax.jit (a numeric array where the
     function takes an array) or closes over it (everything else)."""
-    kind = SPECS[name.removesuffix("_callback").removesuffix("_print")][i][1]
+    kind = SPECS[name.removesuffix("_callback").removesuffix("_print").removesuffix("_log")][i][1]
     return kind in WANT and isinstance(a, np.ndarray | np.generic) and a.dtype.kind in "biufc"
 
 

@@ -60,6 +60,8 @@ def _read_only(buffer: Buffer) -> np.ndarray:
 def on_host(ctx: ExecutionContext, out: Buffer, x: Buffer, y: Buffer) -> None:
     """Runs on the host during the call: writes `sin(x) * y + 1` into `out`."""
     x, y = _read_only(x), _read_only(y)
+    if y.size == 1:  # one value (no batch): NumPy's scalar loop beats a stride-0 broadcast
+        y = y.reshape(())
     o = np.asarray(out)  # XLA's output buffer itself; its old contents are garbage
     np.sin(x, out=o)  # broadcasts: under vmap either argument may carry the batch
     o *= y

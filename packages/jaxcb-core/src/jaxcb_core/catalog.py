@@ -298,9 +298,15 @@ def _cubic_args(dtype: np.dtype[Any]) -> tuple[Any, ...]:
 
 
 def cubic_root_scalar(a: float, b: float) -> float:
-    """Real root of ``x**3 + a*x - b`` for ``a > 0`` by Brent's method (float64)."""
-    bound = 1.0 + abs(b) + abs(a)
-    return float(scipy.optimize.brentq(lambda x: x**3 + a * x - b, -bound, bound, xtol=1e-15))
+    """Real root of ``x**3 + a*x - b`` for ``a > 0`` by Brent's method (float64), to a
+    relative tolerance: the root lies between 0 and ``b / a`` and below ``|b| ** (1/3)`` in
+    magnitude, so that bracket holds it, and a tiny absolute ``xtol`` leaves brentq's
+    ``rtol`` (4 ulp) in charge, however small or large the root."""
+    if b == 0:
+        return 0.0
+    hi = min(abs(b) / a, abs(b) ** (1 / 3)) * 1.000001
+    lo, hi = (0.0, hi) if b > 0 else (-hi, 0.0)
+    return float(scipy.optimize.brentq(lambda x: x**3 + a * x - b, lo, hi, xtol=1e-300))
 
 
 def _cubic_ref(a: Any, b: Any) -> np.ndarray:

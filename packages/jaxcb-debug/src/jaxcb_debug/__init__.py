@@ -11,8 +11,8 @@ computation; each module's docstring states its contract.
 from .bessel_jv import bessel_jv
 from .cubic_root import cubic_root
 from .expm import expm
-from .log_steps import log_steps, log_steps_print
-from .progress import progress, progress_print
+from .log_steps import log_steps, log_steps_log, log_steps_print
+from .progress import progress, progress_log, progress_print
 from .sin_scale import sin_scale
 from .sum_mean import sum_mean
 
@@ -21,8 +21,10 @@ __all__ = [
     "cubic_root",
     "expm",
     "log_steps",
+    "log_steps_log",
     "log_steps_print",
     "progress",
+    "progress_log",
     "progress_print",
     "sin_scale",
     "sum_mean",

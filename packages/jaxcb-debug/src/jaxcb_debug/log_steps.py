@@ -2,7 +2,8 @@
 
 The loop runs `n` steps of `x -> 0.5 * x + 1`; after step `k` (1-based)
 `log_steps` calls `log(k, x_k)` on the host (`k` an int32 scalar array, `x_k` the
-state) and `log_steps_print` prints the line `step {k}: {x}`.
+state), `log_steps_print` prints the line `step {k}: {x}` and `log_steps_log` logs it
+with `jax.debug.log`.
 
 Contract:
 
@@ -41,7 +42,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-__all__ = ["log_steps", "log_steps_print", "on_host"]
+__all__ = ["log_steps", "log_steps_log", "log_steps_print", "on_host"]
 
 PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each step
 Log = Callable[[np.ndarray, np.ndarray], Any]
@@ -195,24 +196,44 @@ def log_steps(
 
 
 # --8<-- [start:print]
-@functools.partial(jax.jit, inline=True, static_argnames=("n", "partitioned"))
-def _print_loop(x0: jax.Array, *, n: int, partitioned: bool = False) -> jax.Array:
+@functools.partial(jax.jit, inline=True, static_argnames=("n", "ordered", "partitioned", "log"))
+def _print_loop(
+    x0: jax.Array, *, n: int, ordered: bool, partitioned: bool = False, log: bool = False
+) -> jax.Array:
+    emit = jax.debug.log if log else jax.debug.print  # log: to the logging module
+
     def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
         x, k = carry
         x, k = 0.5 * x + 1, k + 1
         options = {"partitioned": True} if partitioned else {}
-        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True, **options)
+        emit(PRINT_FORMAT, k=k, x=x, ordered=ordered, **options)
         return (x, k), None
 
     (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
     return x
 
 
-def log_steps_print(x0: ArrayLike, n: int, *, partitioned: bool = False) -> jax.Array:
-    """Like `log_steps`, but print `step {k}: {x}` to stdout in program order."""
-    x0, _ = _check("log_steps_print", x0, n, None, True)
+def log_steps_print(
+    x0: ArrayLike, n: int, *, ordered: bool = True, partitioned: bool = False
+) -> jax.Array:
+    """Like `log_steps`, but print `step {k}: {x}` to stdout (in program order by default)."""
+    x0, ordered = _check("log_steps_print", x0, n, None, ordered)
     partitioned = _flag("log_steps_print", "partitioned", partitioned)
-    return _print_loop(x0, n=n, partitioned=partitioned)
+    return _print_loop(x0, n=n, ordered=ordered, partitioned=partitioned)
+
+
+def log_steps_log(
+    x0: ArrayLike, n: int, *, ordered: bool = False, partitioned: bool = False
+) -> jax.Array:
+    """Like `log_steps_print`, but through `jax.debug.log`: each line is an INFO record
+    of JAX's debugging logger (`logging`), unordered by default as `jax.debug.log` is."""
+    x0, ordered = _check("log_steps_log", x0, n, None, ordered)
+    partitioned = _flag("log_steps_log", "partitioned", partitioned)
+    if not hasattr(jax.debug, "log"):
+        raise NotImplementedError(
+            f"log_steps_log: this JAX ({jax.__version__}) has no jax.debug.log"
+        )
+    return _print_loop(x0, n=n, ordered=ordered, partitioned=partitioned, log=True)
 
 
 # --8<-- [end:print]

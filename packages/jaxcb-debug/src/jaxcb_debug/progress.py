@@ -33,7 +33,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-__all__ = ["on_host", "progress", "progress_print"]
+__all__ = ["on_host", "progress", "progress_log", "progress_print"]
 
 PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each reported step
 Report = Callable[[np.ndarray, np.ndarray], Any]
@@ -204,11 +204,23 @@ def progress(
 
 
 # --8<-- [start:print]
-@functools.partial(jax.jit, inline=True, static_argnames=("n", "every", "partitioned"))
-def _print_loop(x0: jax.Array, *, n: int, every: int, partitioned: bool = False) -> jax.Array:
+@functools.partial(
+    jax.jit, inline=True, static_argnames=("n", "every", "ordered", "partitioned", "log")
+)
+def _print_loop(
+    x0: jax.Array,
+    *,
+    n: int,
+    every: int,
+    ordered: bool,
+    partitioned: bool = False,
+    log: bool = False,
+) -> jax.Array:
+    emit = jax.debug.log if log else jax.debug.print  # log: to the logging module
+
     def send(k: jax.Array, x: jax.Array) -> None:
         options = {"partitioned": True} if partitioned else {}
-        jax.debug.print(PRINT_FORMAT, k=k, x=x, ordered=True, **options)
+        emit(PRINT_FORMAT, k=k, x=x, ordered=ordered, **options)
 
     def skip(k: jax.Array, x: jax.Array) -> None:
         pass
@@ -223,11 +235,27 @@ def _print_loop(x0: jax.Array, *, n: int, every: int, partitioned: bool = False)
     return x
 
 
-def progress_print(x0: ArrayLike, n: int, every: int, *, partitioned: bool = False) -> jax.Array:
-    """Like `progress`, but print `step {k}: {x}` to stdout in program order."""
-    x0, _ = _check("progress_print", x0, n, every, None, True)
+def progress_print(
+    x0: ArrayLike, n: int, every: int, *, ordered: bool = True, partitioned: bool = False
+) -> jax.Array:
+    """Like `progress`, but print `step {k}: {x}` to stdout (in program order by default)."""
+    x0, ordered = _check("progress_print", x0, n, every, None, ordered)
     partitioned = _flag("progress_print", "partitioned", partitioned)
-    return _print_loop(x0, n=n, every=every, partitioned=partitioned)
+    return _print_loop(x0, n=n, every=every, ordered=ordered, partitioned=partitioned)
+
+
+def progress_log(
+    x0: ArrayLike, n: int, every: int, *, ordered: bool = False, partitioned: bool = False
+) -> jax.Array:
+    """Like `progress_print`, but through `jax.debug.log` (INFO records of JAX's
+    debugging logger), unordered by default as `jax.debug.log` is."""
+    x0, ordered = _check("progress_log", x0, n, every, None, ordered)
+    partitioned = _flag("progress_log", "partitioned", partitioned)
+    if not hasattr(jax.debug, "log"):
+        raise NotImplementedError(
+            f"progress_log: this JAX ({jax.__version__}) has no jax.debug.log"
+        )
+    return _print_loop(x0, n=n, every=every, ordered=ordered, partitioned=partitioned, log=True)
 
 
 # --8<-- [end:print]

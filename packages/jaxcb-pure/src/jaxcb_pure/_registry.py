@@ -60,11 +60,27 @@ DOC = {
     "expand_dims": "vmap_method='expand_dims': unbatched arguments get a size-1 axis.",
     "broadcast_all": "vmap_method='broadcast_all': every argument is tiled to the batch.",
     "none": "No vmap_method given: vmap raises; jit and grad are unaffected.",
+    "sharding": "The bare pure_callback with sharding=SingleDeviceSharding(jax.devices()[0]): "
+    "the device the host call is made from.",
 }
 
 
 def _module(name: str) -> Any:
     return importlib.import_module(f"jaxcb_pure.{name}")
+
+
+def _first_device() -> Any:
+    return jax.sharding.SingleDeviceSharding(jax.devices()[0])
+
+
+def _with_sharding(fn: Any, sharding: Any) -> Any:
+    """``fn`` with ``sharding=`` made when called (no device is touched at discovery)."""
+
+    @functools.wraps(fn)
+    def call(*args: Any) -> Any:
+        return fn(*args, sharding=sharding())
+
+    return call
 
 
 def variants() -> list[dict[str, Any]]:
@@ -104,6 +120,23 @@ def variants() -> list[dict[str, Any]]:
             },
         ),
     ]
+    # pure_callback(sharding=...): the device the call is made from, under the transforms
+    # where an input is on several devices (and jit, for reference).
+    sharded = row(
+        "sharding",
+        "pure_callback, sharding=device 0",
+        29,
+        {n: _with_sharding(getattr(modules[n], f"{n}_callback"), _first_device) for n in PURE},
+    )
+    sharded["transforms"] = ("jit", "sharded_jit", "shard_map")
+    sharded["scope"] = (
+        "sharding= only says which device makes the host call: this row is measured under "
+        "jit and the transforms of several devices; the no-rule row has the rest"
+    )
+    sharded["unsupported"] |= dict.fromkeys(
+        COUNTER_EXAMPLES, "the sharding= row measures the pure computations only"
+    )
+    out.append(sharded)
     for i, method in enumerate(VMAP_METHODS):
         key = method or "none"
         impls = {

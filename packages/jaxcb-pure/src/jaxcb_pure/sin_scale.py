@@ -39,6 +39,8 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
 def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Runs on the host with concrete arrays; returns the dtype JAX was promised."""
     x, y = np.asarray(x), np.asarray(y)  # callbacks receive jax.Array: view, no copy
+    if y.size == 1:  # one value (no batch): NumPy's scalar loop beats a stride-0 broadcast
+        y = y.reshape(())
     out = np.sin(x) * y  # broadcasts: under vmap either argument may carry the batch
     out += 1
     return out
@@ -81,13 +83,28 @@ def _check(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, 
 
 # --8<-- [start:callback]
 def sin_scale_callback(
-    x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    vmap_method: str | None = VMAP_METHOD,
+    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> jax.Array:
-    """`sin(x) * y + 1` on the host, without a derivative rule."""
+    """`sin(x) * y + 1` on the host, without a derivative rule.
+
+    `sharding`, where given, is the device the host call is made from (a
+    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
+    """
+    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
+        raise TypeError(
+            f"sin_scale: sharding must be a jax.sharding.SingleDeviceSharding or None, "
+            f"got {type(sharding).__name__}"
+        )
     x, y, dtype = _check(x, y, vmap_method)
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method).astype(dtype)
+    return jax.pure_callback(
+        on_host, out_type, x, y, vmap_method=vmap_method, sharding=sharding
+    ).astype(dtype)
 
 
 # --8<-- [end:callback]
