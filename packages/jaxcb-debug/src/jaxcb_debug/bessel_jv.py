@@ -183,7 +183,7 @@ def bessel_jv(
     """
     v, z, ordered = _check(v, z, report, ordered)
     partitioned = _flag("bessel_jv", "partitioned", partitioned)
-    out = _jn(*jnp.broadcast_arrays(v, z))
+    out = _jn(v, z)  # v broadcasts against z inside: no per-element order array
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), v, z, out, ordered=ordered, **options)
     return out

@@ -36,9 +36,11 @@ __all__ = ["expm", "on_host"]
 def on_host(a: np.ndarray) -> np.ndarray:
     """Runs on the host with a concrete stack of matrices; returns the dtype of `a`."""
     a = np.asarray(a)  # callbacks receive jax.Array: view, no copy
-    out = np.full(a.shape, np.nan, a.dtype)  # NaN for a matrix with a non-finite entry
     finite = np.isfinite(a).all(axis=(-2, -1))
-    out[finite] = scipy.linalg.expm(a[finite])  # expm takes a stack (..., n, n)
+    if finite.all():  # the common case: no copies of the input
+        return scipy.linalg.expm(a).astype(a.dtype, copy=False)  # expm takes (..., n, n)
+    out = np.full(a.shape, np.nan, a.dtype)  # NaN for a matrix with a non-finite entry
+    out[finite] = scipy.linalg.expm(a[finite])
     return out
 
 

@@ -48,6 +48,9 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
 
 
 # --8<-- [start:host]
+_EPS, _TINY = np.finfo(float).eps, np.finfo(float).tiny  # a relative tolerance only
+
+
 def _root(a: float, b: float) -> float:
     """One real root of `x**3 + a*x - b`, in float64 (NaN for a non-finite `a` or `b`)."""
     if not (math.isfinite(a) and math.isfinite(b)):
@@ -57,8 +60,7 @@ def _root(a: float, b: float) -> float:
     hi = 2 * min(math.cbrt(c), c / a) if a > 0 else 2 * math.cbrt(c) + math.sqrt(-a)
     if hi == 0:  # a >= 0 and b == 0: the root 0
         return 0.0
-    eps, tiny = np.finfo(float).eps, np.finfo(float).tiny  # a relative tolerance only
-    x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=tiny, rtol=4 * eps)
+    x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=_TINY, rtol=4 * _EPS)
     return math.copysign(x, b)
 
 
