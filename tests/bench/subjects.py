@@ -217,24 +217,43 @@ def minimal_call(name: str) -> list[Subject]:
     fn = comp.numpy
     out = []
     for v, call in _bare("call"):
+        for ordered in _orderings(v.mechanism):
 
-        def build(t: Tally, call: Any = call) -> Callable[..., Any]:
-            host = counting(lambda *a: fn(*(np.asarray(x) for x in a)), t, "host")
-            return lambda *args: call(host, _spec(name, args), *args)
+            def build(t: Tally, call: Any = call, ordered: bool = ordered) -> Callable[..., Any]:
+                kw = _ordered_kw(ordered)
+                host = counting(lambda *a: fn(*(np.asarray(x) for x in a)), t, "host")
+                return lambda *args: call(host, _spec(name, args), *args, **kw)
 
-        out.append(
-            Subject(
-                id=f"{v.mechanism}/minimal",
-                label=f"{v.mechanism}, minimal",
-                role="minimal",
-                mechanism=v.mechanism,
-                form="call",
-                doc=f"The bare {v.mechanism} running the NumPy floor on the host, nothing else.",
-                build=build,
-                order=v.order + 7,
+            out.append(
+                Subject(
+                    id=_minimal_id(v.mechanism, ordered),
+                    label=f"{v.mechanism}, minimal" + (", ordered" if ordered else ""),
+                    role="minimal",
+                    mechanism=v.mechanism,
+                    form="call",
+                    doc=f"The bare {v.mechanism} running the NumPy floor on the host, nothing else"
+                    + (" (ordered=True)." if ordered else "."),
+                    build=build,
+                    order=v.order + 7,
+                    of=_minimal_id(v.mechanism, False) if ordered else None,
+                )
             )
-        )
     return out
+
+
+def _orderings(mechanism: str) -> tuple[bool, ...]:
+    """``(False, True)`` where the mechanism has an ordered row: its minimal form is then
+    measured both ways, so an ordered pattern is compared with an ordered bare call."""
+    ordered = any(v.mechanism == mechanism and v.id.endswith("/ordered") for v in variants())
+    return (False, True) if ordered else (False,)
+
+
+def _ordered_kw(ordered: bool) -> dict[str, Any]:
+    return {"ordered": True} if ordered else {}
+
+
+def _minimal_id(mechanism: str, ordered: bool) -> str:
+    return f"{mechanism}/minimal" + ("-ordered" if ordered else "")
 
 
 def minimal_send(name: str) -> list[Subject]:
@@ -245,28 +264,33 @@ def minimal_send(name: str) -> list[Subject]:
         if v.mechanism in calls:
             continue
 
-        def build(t: Tally, send: Any = send) -> Callable[..., Any]:
-            host = counting(lambda *a: None, t, "host")
+        for ordered in _orderings(v.mechanism):
 
-            def f(*args: Any) -> Any:
-                result = native(name)(*args)
-                send(host, *args, *jax.tree.leaves(result))
-                return result
+            def build(t: Tally, send: Any = send, ordered: bool = ordered) -> Callable[..., Any]:
+                kw = _ordered_kw(ordered)
+                host = counting(lambda *a: None, t, "host")
 
-            return f
+                def f(*args: Any) -> Any:
+                    result = native(name)(*args)
+                    send(host, *args, *jax.tree.leaves(result), **kw)
+                    return result
 
-        out.append(
-            Subject(
-                id=f"{v.mechanism}/minimal",
-                label=f"{v.mechanism}, minimal",
-                role="minimal",
-                mechanism=v.mechanism,
-                form="send",
-                doc=f"The native result, observed by a bare {v.mechanism} of a no-op.",
-                build=build,
-                order=v.order + 7,
+                return f
+
+            out.append(
+                Subject(
+                    id=_minimal_id(v.mechanism, ordered),
+                    label=f"{v.mechanism}, minimal" + (", ordered" if ordered else ""),
+                    role="minimal",
+                    mechanism=v.mechanism,
+                    form="send",
+                    doc=f"The native result, observed by a bare {v.mechanism} of a no-op"
+                    + (" (ordered=True)." if ordered else "."),
+                    build=build,
+                    order=v.order + 7,
+                    of=_minimal_id(v.mechanism, False) if ordered else None,
+                )
             )
-        )
     return out
 
 

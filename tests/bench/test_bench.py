@@ -101,7 +101,10 @@ def timed_call(
             calls = None if tally is None or before is None else tally.calls - before
         return plain, out, calls
     with subject.observe() as tally:
-        f = jax.jit(subject.build(tally))
+        built = subject.build(tally)
+        # a fresh function for jax.jit: jitting the pattern itself would share its compile
+        # cache with an earlier suite's subject, whose host function counted into that tally
+        f = jax.jit(lambda *a: built(*a))
 
         def call() -> Any:
             return jax.block_until_ready(f(*dev_args))

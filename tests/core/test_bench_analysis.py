@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from jaxcb_core import bench
+from jaxcb_core.schema import BenchResult, BenchVariant, load_bench
+
+DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "bench"
 
 
 def test_crossover() -> None:
@@ -32,3 +38,83 @@ def test_target_verdict() -> None:
     t = bench.Target(name="x", subject="s", value=1.05, limit=1.10, where="w")
     assert t.met
     assert not t.model_copy(update={"value": 1.2}).met
+
+
+def _file(columns: dict[str, tuple[str, str, str]], times: dict[tuple[str, int], float]) -> Any:
+    """A made-up benchmark file: ``columns[id] = (role, mechanism, form)``, ``times[(id, n)]``
+    the median of ``sin_scale`` at ``n`` in the calls suite."""
+    committed = load_bench(next(iter(sorted(DATA.glob("cpu-*.json")))))
+    variants = [
+        BenchVariant(id=i, label=i, role=r, mechanism=m, form=f, doc="", order=k)  # type: ignore[arg-type]
+        for k, (i, (r, m, f)) in enumerate(columns.items())
+    ]
+    results = [
+        BenchResult(
+            suite="calls",
+            computation="sin_scale",
+            variant=i,
+            n=n,
+            median_s=t,
+            iqr_s=0.0,
+            q1_s=t,
+            q3_s=t,
+            min_s=t,
+            rounds=3,
+            iterations=1,
+            host_calls=None,
+            bytes=0,
+        )
+        for (i, n), t in times.items()
+    ]
+    return bench.Device(committed.model_copy(update={"variants": variants, "results": results}))
+
+
+COLUMNS = {
+    "floor/numpy": ("floor", "numpy", "numpy"),
+    "floor/numpy-into": ("floor", "numpy", "into"),
+    "io_callback/unordered": ("pattern", "io_callback", "pattern"),
+    "io_callback/ordered": ("pattern", "io_callback", "pattern"),
+    "io_callback/minimal": ("minimal", "io_callback", "call"),
+    "io_callback/minimal-ordered": ("minimal", "io_callback", "call"),
+    "buffer_callback/default": ("pattern", "buffer_callback", "pattern"),
+    "buffer_callback/minimal": ("minimal", "buffer_callback", "call"),
+}
+
+
+def test_an_ordered_pattern_is_held_to_the_ordered_minimal_form() -> None:
+    n = 10**6
+    times = {(i, n): 1.0 for i in COLUMNS}
+    times |= {("io_callback/ordered", n): 1.5, ("io_callback/minimal-ordered", n): 1.45}
+    dev = _file(COLUMNS, times)
+    assert dev.minimal_for(dev.variants["io_callback/ordered"]).id == "io_callback/minimal-ordered"  # type: ignore[union-attr]
+    assert dev.minimal_for(dev.variants["io_callback/unordered"]).id == "io_callback/minimal"  # type: ignore[union-attr]
+    ratios = {
+        t.subject: t.value for t in bench.targets(dev) if t.name == "pattern ÷ its minimal form"
+    }
+    assert ratios == {
+        "io_callback/unordered": pytest.approx(1.0),
+        "io_callback/ordered": pytest.approx(1.5 / 1.45),
+        "buffer_callback/default": pytest.approx(1.0),
+    }
+
+
+def test_floor_targets_at_every_large_n_and_buffer_against_into() -> None:
+    times = {}
+    for n, floor in ((1000, 1.0), (10**6, 2.0), (10**7, 20.0)):
+        times |= {(i, n): floor for i in COLUMNS}
+        times |= {("floor/numpy-into", n): floor / 2, ("buffer_callback/default", n): floor * 1.5}
+        times |= {("io_callback/unordered", n): floor * 3, ("io_callback/ordered", n): floor * 3}
+    got = {(t.name, t.where): t for t in bench.targets(_file(COLUMNS, times))}
+    floor6 = got[("best pattern ÷ the NumPy floor", "sin_scale, n = 1000000")]
+    floor7 = got[("best pattern ÷ the NumPy floor", "sin_scale, n = 10000000")]
+    assert ("best pattern ÷ the NumPy floor", "sin_scale, n = 1000") not in got
+    assert floor6.subject == floor7.subject == "buffer_callback/default"
+    assert floor6.value == pytest.approx(1.5)
+    assert not floor6.met
+    assert floor6.detail.startswith(
+        "decomposition: floor 2 s, the bare buffer_callback running the floor 2 s, pattern 3 s;"
+    )
+    into = got[("buffer_callback ÷ NumPy into a preallocated array", "sin_scale, n = 1000000")]
+    assert into.subject == "buffer_callback/default"
+    assert into.value == pytest.approx(3.0)
+    assert into.detail == "into 1 s, the bare buffer_callback 2 s, pattern 3 s"

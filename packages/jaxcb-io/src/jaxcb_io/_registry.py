@@ -22,9 +22,9 @@ NAMES = (
 )
 
 
-def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
+def _bare_call(host: Any, result_type: Any, *args: Any, ordered: bool = False) -> Any:
     """The minimal forms the benchmarks compare the patterns with."""
-    return io_callback(host, result_type, *args, ordered=False)
+    return io_callback(host, result_type, *args, ordered=ordered)
 
 
 def _bare_send(host: Any, *args: Any, ordered: bool = True) -> None:
