@@ -109,7 +109,7 @@ class Device:
             v for v in self.of_form("call", "send", role="minimal") if v.mechanism == mechanism
         ]
         same = [v for v in found if v.id.endswith("-ordered") == ordered]
-        return (same or found or [None])[0]
+        return next(iter(same or found), None)
 
     def minimal_for(self, pattern: BenchVariant) -> BenchVariant | None:
         """The minimal form a pattern is held to: same mechanism, same ordering."""
