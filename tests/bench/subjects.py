@@ -224,20 +224,33 @@ def minimal_call(name: str) -> list[Subject]:
                 host = counting(lambda *a: fn(*(np.asarray(x) for x in a)), t, "host")
                 return lambda *args: call(host, _spec(name, args), *args, **kw)
 
-            out.append(
-                Subject(
-                    id=_minimal_id(v.mechanism, ordered),
-                    label=f"{v.mechanism}, minimal" + (", ordered" if ordered else ""),
-                    role="minimal",
-                    mechanism=v.mechanism,
-                    form="call",
-                    doc=f"The bare {v.mechanism} running the NumPy floor on the host, nothing else"
-                    + (" (ordered=True)." if ordered else "."),
-                    build=build,
-                    order=v.order + 7,
-                    of=_minimal_id(v.mechanism, False) if ordered else None,
-                )
-            )
+            what = f"The bare {v.mechanism} running the NumPy floor on the host, nothing else"
+            out.append(_minimal(v, ordered, "call", what, build))
+    return out
+
+
+def minimal_send(name: str) -> list[Subject]:
+    """For mechanisms that only observe: the native result, observed by a bare ``send``."""
+    calls = {v.mechanism for v, _ in _bare("call")}
+    out = []
+    for v, send in _bare("send"):
+        if v.mechanism in calls:
+            continue
+        for ordered in _orderings(v.mechanism):
+
+            def build(t: Tally, send: Any = send, ordered: bool = ordered) -> Callable[..., Any]:
+                kw = _ordered_kw(ordered)
+                host = counting(lambda *a: None, t, "host")
+
+                def f(*args: Any) -> Any:
+                    result = native(name)(*args)
+                    send(host, *args, *jax.tree.leaves(result), **kw)
+                    return result
+
+                return f
+
+            what = f"The native result, observed by a bare {v.mechanism} of a no-op"
+            out.append(_minimal(v, ordered, "send", what, build))
     return out
 
 
@@ -252,46 +265,20 @@ def _ordered_kw(ordered: bool) -> dict[str, Any]:
     return {"ordered": True} if ordered else {}
 
 
-def _minimal_id(mechanism: str, ordered: bool) -> str:
-    return f"{mechanism}/minimal" + ("-ordered" if ordered else "")
-
-
-def minimal_send(name: str) -> list[Subject]:
-    """For mechanisms that only observe: the native result, observed by a bare ``send``."""
-    calls = {v.mechanism for v, _ in _bare("call")}
-    out = []
-    for v, send in _bare("send"):
-        if v.mechanism in calls:
-            continue
-
-        for ordered in _orderings(v.mechanism):
-
-            def build(t: Tally, send: Any = send, ordered: bool = ordered) -> Callable[..., Any]:
-                kw = _ordered_kw(ordered)
-                host = counting(lambda *a: None, t, "host")
-
-                def f(*args: Any) -> Any:
-                    result = native(name)(*args)
-                    send(host, *args, *jax.tree.leaves(result), **kw)
-                    return result
-
-                return f
-
-            out.append(
-                Subject(
-                    id=_minimal_id(v.mechanism, ordered),
-                    label=f"{v.mechanism}, minimal" + (", ordered" if ordered else ""),
-                    role="minimal",
-                    mechanism=v.mechanism,
-                    form="send",
-                    doc=f"The native result, observed by a bare {v.mechanism} of a no-op"
-                    + (" (ordered=True)." if ordered else "."),
-                    build=build,
-                    order=v.order + 7,
-                    of=_minimal_id(v.mechanism, False) if ordered else None,
-                )
-            )
-    return out
+def _minimal(v: Variant, ordered: bool, form: str, what: str, build: Build) -> Subject:
+    """A minimal-form column: ``{mechanism}/minimal``, or ``…/minimal-ordered`` (a form of it)."""
+    plain = f"{v.mechanism}/minimal"
+    return Subject(
+        id=plain + ("-ordered" if ordered else ""),
+        label=f"{v.mechanism}, minimal" + (", ordered" if ordered else ""),
+        role="minimal",
+        mechanism=v.mechanism,
+        form=form,
+        doc=what + (" (ordered=True)." if ordered else "."),
+        build=build,
+        order=v.order + 7,
+        of=plain if ordered else None,
+    )
 
 
 def noops() -> list[Subject]:

@@ -117,4 +117,4 @@ def test_floor_targets_at_every_large_n_and_buffer_against_into() -> None:
     into = got[("buffer_callback ÷ NumPy into a preallocated array", "sin_scale, n = 1000000")]
     assert into.subject == "buffer_callback/default"
     assert into.value == pytest.approx(3.0)
-    assert into.detail == "into 1 s, the bare buffer_callback 2 s, pattern 3 s"
+    assert into.detail == "into 1 s, the bare buffer_callback running the floor 2 s, pattern 3 s"

@@ -271,26 +271,14 @@ def _floor_targets(dev: Device) -> list[Target]:
     out = []
     for comp in dev.computations("calls"):
         for n in (n for n in dev.sizes("calls", comp) if n >= LARGE):
-            floor = dev.t("calls", comp, "floor/numpy", n)
-            pats: list[tuple[float, BenchVariant]] = [
-                (t, v) for v in dev.host_patterns() if (t := dev.t("calls", comp, v.id, n))
-            ]
+            floor, pats = dev.t("calls", comp, "floor/numpy", n), _timed(dev, comp, n)
             if floor is None or not pats:
                 continue
-            t, best = min(pats, key=lambda p: p[0])
-            detail = ", ".join(
-                f"{v.id} ×{tv / floor:.3g}" for tv, v in sorted(pats, key=lambda p: p[0])
-            )
+            t, best = pats[0]
+            detail = ", ".join(f"{v.id} ×{tv / floor:.3g}" for tv, v in pats)
             if t / floor > FLOOR_TARGET:
-                parts = [f"floor {floor:.3g} s"]
-                mini = dev.minimal_for(best)
-                if mini and (tm := dev.t("calls", comp, mini.id, n)):
-                    parts.append(f"the bare {best.mechanism} running the floor {tm:.3g} s")
-                noop = dev.t("calls", comp, f"{best.mechanism}/noop", n)
-                if noop is not None:
-                    parts.append(f"its no-op alone {noop:.3g} s")
-                parts.append(f"pattern {t:.3g} s")
-                detail = "decomposition: " + ", ".join(parts) + "; " + detail
+                parts = _decomposition(dev, comp, n, best, f"floor {floor:.3g} s")
+                detail = f"decomposition: {parts}; {detail}"
             out.append(
                 Target(
                     name="best pattern ÷ the NumPy floor",
@@ -313,33 +301,47 @@ def _into_targets(dev: Device) -> list[Target]:
     out = []
     for comp in dev.computations("calls"):
         into = dev.t("calls", comp, "floor/numpy-into", LARGE)
-        pats: list[tuple[float, BenchVariant]] = [
-            (t, v)
-            for v in dev.host_patterns()
-            if v.mechanism == INTO_MECHANISM and (t := dev.t("calls", comp, v.id, LARGE))
-        ]
+        pats = _timed(dev, comp, LARGE, INTO_MECHANISM)
         if into is None or not pats:
             continue
-        t, best = min(pats, key=lambda p: p[0])
-        parts = [f"into {into:.3g} s"]
-        mini = dev.minimal_for(best)
-        if mini and (tm := dev.t("calls", comp, mini.id, LARGE)):
-            parts.append(f"the bare {best.mechanism} {tm:.3g} s")
-        noop = dev.t("calls", comp, f"{best.mechanism}/noop", LARGE)
-        if noop is not None:
-            parts.append(f"its no-op alone {noop:.3g} s")
-        parts.append(f"pattern {t:.3g} s")
+        t, best = pats[0]
         out.append(
             Target(
-                name="buffer_callback ÷ NumPy into a preallocated array",
+                name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
                 subject=best.id,
                 value=t / into,
                 limit=FLOOR_TARGET,
                 where=f"{comp}, n = {LARGE}",
-                detail=", ".join(parts),
+                detail=_decomposition(dev, comp, LARGE, best, f"into {into:.3g} s"),
             )
         )
     return out
+
+
+def _timed(
+    dev: Device, comp: str, n: int, mechanism: str | None = None
+) -> list[tuple[float, BenchVariant]]:
+    """The patterns computing on the host (of ``mechanism``, if given) at ``n``, fastest first."""
+    pats = [
+        (t, v)
+        for v in dev.host_patterns()
+        if mechanism in (None, v.mechanism) and (t := dev.t("calls", comp, v.id, n))
+    ]
+    return sorted(pats, key=lambda p: p[0])
+
+
+def _decomposition(dev: Device, comp: str, n: int, best: BenchVariant, first: str) -> str:
+    """Where a pattern's time goes: ``first``, the bare mechanism running the floor (its
+    minimal form), the mechanism's no-op round trip, the pattern."""
+    parts = [first]
+    mini = dev.minimal_for(best)
+    if mini and (tm := dev.t("calls", comp, mini.id, n)):
+        parts.append(f"the bare {best.mechanism} running the floor {tm:.3g} s")
+    noop = dev.t("calls", comp, f"{best.mechanism}/noop", n)
+    if noop is not None:
+        parts.append(f"its no-op alone {noop:.3g} s")
+    parts.append(f"pattern {dev.t('calls', comp, best.id, n):.3g} s")
+    return ", ".join(parts)
 
 
 def _vmap_targets(dev: Device) -> list[Target]:
