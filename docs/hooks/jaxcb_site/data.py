@@ -12,16 +12,12 @@ import dataclasses
 import functools
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[3]
-_CORE = ROOT / "packages" / "jaxcb-core" / "src"
-if str(_CORE) not in sys.path:
-    sys.path.insert(0, str(_CORE))
+from jaxcb_core import schema  # the source tree's: see jaxcb_site/__init__.py
 
-from jaxcb_core import schema  # noqa: E402  (the source tree's, on the path above)
+ROOT = Path(__file__).resolve().parents[3]
 
 MATRIX_DIR = ROOT / "docs" / "data" / "matrix"
 BENCH_DIR = ROOT / "docs" / "data" / "bench"
