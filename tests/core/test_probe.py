@@ -9,6 +9,7 @@ must equal the committed matrix cell.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
@@ -108,13 +109,33 @@ def _transforms_of(variant: Any) -> tuple[str, ...]:
     return hard or tuple(variant.transforms or ())
 
 
-CASES = [
-    (v.id, c.name, t)
-    for v in CALLBACK_VARIANTS
-    for c in CATALOG
-    for t in _transforms_of(v)
-    if c.name in v.implementations
-]
+def _cases() -> list[tuple[str, str, str]]:
+    """Every callback variant under each of its hard transforms, once, with the computation
+    least seen under that transform so far: every (computation, transform) pair of the
+    cross product is met, in seconds rather than the whole product (the matrix runs that,
+    and this test checks its counts against JAX's own dispatch)."""
+    seen: collections.Counter[tuple[str, str]] = collections.Counter()
+    out = []
+    for i, v in enumerate(CALLBACK_VARIANTS):
+        names = [c.name for c in CATALOG if c.name in v.implementations]
+        for j, t in enumerate(_transforms_of(v)):
+            if not names:
+                continue
+            k = min(
+                range(len(names)), key=lambda k: (seen[(names[k], t)], (k - i - j) % len(names))
+            )
+            seen[(names[k], t)] += 1
+            out.append((v.id, names[k], t))
+    for v in CALLBACK_VARIANTS:  # a pair only a few rows reach (host_draw under grad, …)
+        for c in CATALOG:
+            for t in _transforms_of(v):
+                if c.name in v.implementations and not seen[(c.name, t)]:
+                    seen[(c.name, t)] += 1
+                    out.append((v.id, c.name, t))
+    return out
+
+
+CASES = _cases()
 
 
 def _check(variant_id: str, computation: str, transform: str) -> None:
@@ -164,3 +185,11 @@ def test_probe_agrees_with_jax(variant: str, computation: str, transform: str) -
 def test_cases_cover_every_callback_variant() -> None:
     covered: Callable[[str], bool] = lambda vid: any(c[0] == vid for c in CASES)  # noqa: E731
     assert all(covered(v.id) for v in CALLBACK_VARIANTS)
+    pairs = {
+        (c.name, t)
+        for v in CALLBACK_VARIANTS
+        for c in CATALOG
+        for t in _transforms_of(v)
+        if c.name in v.implementations
+    }
+    assert pairs <= {(c, t) for _, c, t in CASES}, "a computation never met under a transform"
