@@ -249,23 +249,33 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
         dump(result, path)
         print(f"wrote {path}")
     if args.check:
-        if not path.exists():
-            print(f"no committed matrix at {path}: run `jaxcb matrix --write`", file=sys.stderr)
-            return 1
-        committed = load_matrix(path).cell_map()
-        changed = 0
-        for cell in result.cells:
-            old = committed.get(cell.key())
-            diff = ["not in the committed file"] if old is None else matrix.compare(old, cell)
-            if diff:
-                changed += 1
-                print(f"changed: {' | '.join(cell.key())}")
-                for d in diff:
-                    print(f"    {d}")
-        if changed:
-            print(f"{changed} cell(s) differ from {path}; `jaxcb matrix --write` updates it")
-            return 1
-        print(f"matches {path}")
+        return check(result.cells, path, "`jaxcb matrix --write`")
+    return 0
+
+
+def check(cells: Sequence[Cell], path: Path, write: str) -> int:
+    """``--check``: print every cell that differs from the committed file at ``path``;
+    1 if any does (``write`` names the command that updates it), else 0."""
+    from . import matrix
+    from .schema import load_matrix
+
+    if not path.exists():
+        print(f"no committed matrix at {path}: run {write}", file=sys.stderr)
+        return 1
+    committed = load_matrix(path).cell_map()
+    changed = 0
+    for cell in cells:
+        old = committed.get(cell.key())
+        diff = ["not in the committed file"] if old is None else matrix.compare(old, cell)
+        if diff:
+            changed += 1
+            print(f"changed: {' | '.join(cell.key())}")
+            for d in diff:
+                print(f"    {d}")
+    if changed:
+        print(f"{changed} cell(s) differ from {path}; {write} updates it")
+        return 1
+    print(f"matches {path}")
     return 0
 
 

@@ -17,10 +17,10 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     from . import distmatrix, matrix
-    from .cli import details, render
+    from .cli import check, details, render
     from .distributed import LaunchError
     from .layout import Layout, LayoutError, check_port
-    from .schema import dump, load_matrix, matrix_stem
+    from .schema import dump, matrix_stem
 
     width = shutil.get_terminal_size((80, 24)).columns
     try:
@@ -66,21 +66,5 @@ def run(args: argparse.Namespace) -> int:
         dump(result, path)
         print(f"wrote {path}")
     if args.check:
-        if not path.exists():
-            print(f"no committed matrix at {path}: run with --write", file=sys.stderr)
-            return 1
-        committed = load_matrix(path).cell_map()
-        changed = 0
-        for cell in result.cells:
-            old = committed.get(cell.key())
-            diff = ["not in the committed file"] if old is None else matrix.compare(old, cell)
-            if diff:
-                changed += 1
-                print(f"changed: {' | '.join(cell.key())}")
-                for d in diff:
-                    print(f"    {d}")
-        if changed:
-            print(f"{changed} cell(s) differ from {path}; --write updates it")
-            return 1
-        print(f"matches {path}")
+        return check(result.cells, path, "with --write")
     return 0
