@@ -10,6 +10,7 @@ catalog's NumPy/SciPy reference, not just "did not raise".
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import io
 import warnings
@@ -27,7 +28,17 @@ from .probe import observe
 from .schema import Cell
 from .transforms import Transform, Trial
 
-__all__ = ["DRAW_SEED", "TEST_FILE", "CountingGenerator", "Recorder", "run_cell", "test_id"]
+__all__ = [
+    "DRAW_SEED",
+    "TEST_FILE",
+    "CountingGenerator",
+    "Recorder",
+    "Run",
+    "execute",
+    "prepare",
+    "run_cell",
+    "test_id",
+]
 
 TEST_FILE = "tests/matrix/test_matrix.py"
 DRAW_SEED = 20260101
@@ -99,6 +110,81 @@ def _case(comp: Computation, fn: Callable[..., Any], dtype: Any) -> Case:
     return Case(comp=comp, g=g, ref=ref, dtype=np.dtype(dtype), full_args=tuple(full))
 
 
+@dataclasses.dataclass
+class Run:
+    """One execution of a case under its variant's probe (:func:`execute`)."""
+
+    case: Case
+    sink: Any
+    tally: Any = None
+    trial: Trial | None = None
+    error: Exception | None = None  # what JAX raised (the point of the matrix: recorded)
+    warning: str | None = None  # the first Python warning, as "Category: first line"
+    read: Any = None  # what ``after(trial)`` returned, inside the probe
+
+
+def prepare(
+    variant: Variant,
+    comp: Computation,
+    transform: Transform,
+    dtype: Any,
+    keywords: dict[str, Any] | None = None,
+) -> tuple[Case, Any] | str:
+    """``(case, host sink)`` for this cell, or the reason it does not apply: the variant
+    does not implement the computation, is not measured under the transform, or takes no
+    ``keywords`` option."""
+    fn = variant.implementation(comp.name)
+    if fn is None:
+        return variant.unsupported.get(comp.name, "not implemented")
+    if not variant.measured_under(transform.id):
+        return variant.scope
+    for keyword, value in (keywords or {}).items():
+        if not variant.takes(comp.name, keyword):
+            return f"{variant.mechanism} here takes no {keyword}= option"
+        fn = functools.partial(fn, **{keyword: value})
+    sink = _sink(comp)
+    if sink is not None and comp.sink and variant.takes(comp.name, comp.sink):
+        fn = functools.partial(fn, **{comp.sink: sink})
+    return _case(comp, fn, dtype), sink
+
+
+def execute(
+    variant: Variant,
+    comp: Computation,
+    transform: Transform,
+    case: Case,
+    sink: Any,
+    after: Callable[[Trial], Any] | None = None,
+) -> Run:
+    """Apply ``transform`` to ``case`` under the variant's probe, stdout captured and
+    warnings recorded; ``after(trial)`` runs inside the probe too. Raises NotApplicable."""
+    run = Run(case=case, sink=sink)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with (
+            contextlib.redirect_stdout(io.StringIO()),  # outside the probe: it may read stdout
+            observe(variant.probe, comp.name) as tally,
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
+            run.tally = tally
+            try:
+                run.trial = transform.apply(case)
+                jax.block_until_ready(run.trial.outputs)
+            finally:
+                jax.effects_barrier()
+            if after is not None:
+                run.read = after(run.trial)
+    except NotApplicable:
+        raise
+    except Exception as e:
+        run.error = e
+    if caught:
+        w = caught[0]
+        run.warning = f"{w.category.__name__}: {checks.first_line(Warning(str(w.message)))}"
+    return run
+
+
 def run_cell(
     variant: Variant,
     comp: Computation,
@@ -113,41 +199,22 @@ def run_cell(
         status="n/a",
         test=test_id(variant.id, comp.name, transform.id),
     )
-    fn = variant.implementation(comp.name)
-    if fn is None:
-        cell.reason = variant.unsupported.get(comp.name, "not implemented")
+    prepared = prepare(variant, comp, transform, dtype)
+    if isinstance(prepared, str):
+        cell.reason = prepared
         return cell
-    if not variant.measured_under(transform.id):
-        cell.reason = variant.scope
-        return cell
-    sink = _sink(comp)
-    if sink is not None and comp.sink and variant.takes(comp.name, comp.sink):
-        fn = functools.partial(fn, **{comp.sink: sink})
-    case = _case(comp, fn, dtype)
-    trial: Trial | None = None
-    caught: list[warnings.WarningMessage] = []
+    case, sink = prepared
     try:
-        with (
-            contextlib.redirect_stdout(io.StringIO()),  # outside the probe: it may read stdout
-            observe(variant.probe, comp.name) as tally,
-            warnings.catch_warnings(record=True) as caught,
-        ):
-            warnings.simplefilter("always")
-            try:
-                trial = transform.apply(case)
-                jax.block_until_ready(trial.outputs)
-            finally:
-                jax.effects_barrier()
+        run = execute(variant, comp, transform, case, sink)
     except NotApplicable as e:
         cell.reason = str(e)
         return cell
-    except Exception as e:  # the point of the matrix: record what JAX raises
+    if run.error is not None:
         cell.status = "error"
-        cell.error_type = type(e).__name__
-        cell.error = checks.first_line(e)
-    if caught:
-        w = caught[0]
-        cell.warning = f"{w.category.__name__}: {checks.first_line(Warning(str(w.message)))}"
+        cell.error_type = type(run.error).__name__
+        cell.error = checks.first_line(run.error)
+    cell.warning = run.warning
+    tally, trial = run.tally, run.trial
     if tally is not None:
         cell.host_calls = tally.calls
         cell.shapes = list(getattr(tally, "shapes", None) or []) or None

@@ -12,13 +12,9 @@ the cells it may time the sharded host calls (:mod:`jaxcb_core.shardcost`).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
-import io
 import json
 import os
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -58,51 +54,25 @@ def run(variant: Any, comp: Any, transform: Any, dtype: Any = np.float32) -> dic
     import jax
 
     from . import spmd
-    from .cell import Recorder, _case, _sink
-    from .probe import observe
+    from .cell import Recorder, execute, prepare
     from .transforms import NotApplicable
 
     out: dict[str, Any] = {"process": jax.process_index(), "status": "n/a"}
-    fn = variant.implementation(comp.name)
-    if fn is None:
-        out["reason"] = variant.unsupported.get(comp.name, "not implemented")
+    prepared = prepare(variant, comp, transform, dtype, spmd.KEYWORDS.get(transform.id))
+    if isinstance(prepared, str):
+        out["reason"] = prepared
         return out
-    if not variant.measured_under(transform.id):
-        out["reason"] = variant.scope
-        return out
-    for keyword, value in spmd.KEYWORDS.get(transform.id, {}).items():
-        if not variant.takes(comp.name, keyword):
-            out["reason"] = f"{variant.mechanism} here takes no {keyword}= option"
-            return out
-        fn = functools.partial(fn, **{keyword: value})
-    sink = _sink(comp)
-    if sink is not None and comp.sink and variant.takes(comp.name, comp.sink):
-        fn = functools.partial(fn, **{comp.sink: sink})
-    case = _case(comp, fn, dtype)
-    trial: Any = None
-    seen: Any = None
-    caught: list[warnings.WarningMessage] = []
+    case, sink = prepared
     try:
-        with (
-            contextlib.redirect_stdout(io.StringIO()),  # outside the probe: it may read stdout
-            observe(variant.probe, comp.name) as tally,
-            warnings.catch_warnings(record=True) as caught,
-        ):
-            warnings.simplefilter("always")
-            try:
-                trial = transform.apply(case)
-                jax.block_until_ready(trial.outputs)
-            finally:
-                jax.effects_barrier()
-            seen = spmd.read(trial.outputs)
+        ran = execute(variant, comp, transform, case, sink, after=lambda t: spmd.read(t.outputs))
     except NotApplicable as e:
         out["reason"] = str(e)
         return out
-    except Exception as e:  # the point of the matrix: record what JAX raises
-        out.update(status="error", error_type=type(e).__name__, error=checks.first_line(e))
-    if caught:
-        w = caught[0]
-        out["warning"] = f"{w.category.__name__}: {checks.first_line(Warning(str(w.message)))}"
+    if (err := ran.error) is not None:
+        out.update(status="error", error_type=type(err).__name__, error=checks.first_line(err))
+    if ran.warning is not None:
+        out["warning"] = ran.warning
+    tally, trial, seen = ran.tally, ran.trial, ran.read
     if tally is not None:
         out["host_calls"] = tally.calls
         out["shapes"] = sorted(set(getattr(tally, "shapes", None) or [])) or None
