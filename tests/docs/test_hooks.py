@@ -13,7 +13,7 @@ from typing import Any
 import markdown
 import pytest
 
-from jaxcb_site import data, directives, render
+from jaxcb_site import data, directives, matrixpage, render
 from jaxcb_site.markers import AnnotateExtension, AnnotationError
 
 
@@ -145,7 +145,7 @@ def test_matrices_sort_newest_first_and_render_one_block_each(tmp_path: Path) ->
     _write_matrix(tmp_path, "0.10.2", [_cell("ok")])
     ms = data.load_matrices(tmp_path)
     assert [m.env["jax"] for m in ms] == ["0.12.0", "0.10.2", "0.4.30"]
-    out = render.full_matrix(ms)
+    out = matrixpage.page(ms)
     assert out.count('class="jx-env"') == 3
     assert out.count(" hidden>") == 2  # only the newest is shown before the script runs
     switch = render.env_switch(ms)

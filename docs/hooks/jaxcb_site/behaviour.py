@@ -22,7 +22,7 @@ from typing import Any
 from jaxcb_core import schema
 
 from . import data
-from .render import esc
+from .render import esc, tabs
 
 BEHAVIOUR_DIR = data.ROOT / "docs" / "data" / "behaviour"
 SCENARIOS = "tests/behaviour"
@@ -130,16 +130,7 @@ def d_exceptions(src: str) -> str:
         for mech, cells in rows.items():
             lines.append(f"| `{mech}` | " + " | ".join(cells.get(c, "—") for c in CONTEXTS) + " |")
         blocks.append((_label(f), "\n".join(lines)))
-    return _tabs(blocks)
-
-
-def _tabs(blocks: list[tuple[str, str]]) -> str:
-    out = []
-    for label, body in blocks:
-        out.append(f'=== "{label}"\n')
-        out.append("\n".join(("    " + line) if line else "" for line in body.splitlines()))
-        out.append("")
-    return "\n".join(out)
+    return tabs(blocks)
 
 
 def _source(oid: str) -> tuple[str, str]:

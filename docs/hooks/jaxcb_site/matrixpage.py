@@ -45,25 +45,7 @@ def cell_td(cell: dict[str, Any] | None) -> str:
 
 def table(m: Matrix) -> str:
     """Variant × computation rows, transform columns, bare cells."""
-    rows = []
-    comps = [c["name"] for c in m.computations]
-    for v in m.variants:
-        vid, mech = esc(v["id"]), esc(v["mechanism"])
-        rows.append(
-            f'<tr class="jx-vhead" data-variant="{vid}" data-mechanism="{mech}">'
-            f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup">'
-            f"{esc(v['label'])} <code>{vid}</code></th></tr>"
-        )
-        for c in comps:
-            tds = "".join(cell_td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
-            rows.append(
-                f'<tr data-variant="{vid}" data-mechanism="{mech}" data-computation="{esc(c)}">'
-                f'<th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
-            )
-    inner = f'<p class="jx-envline">{render.environment_line(m)}</p>' + render._table(
-        1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
-    )
-    return inner
+    return render.matrix_table(m, cell_td)
 
 
 def env_file(m: Matrix) -> str:

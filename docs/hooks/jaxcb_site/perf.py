@@ -18,7 +18,7 @@ from jaxcb_core.bench import CROSSOVER, Device
 from jaxcb_core.schema import QUIET_LOAD, BenchResult
 
 from . import data, plots
-from .render import esc
+from .render import esc, tabs
 
 NOT_MEASURED = (
     "**Not measured**: no GPU has run these benchmarks yet, so this page has no GPU "
@@ -101,15 +101,6 @@ def table(header: list[str], rows: Iterable[list[str]], align: str | None = None
     lines.append("|" + "|".join([":--"] + [align or "--:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
-
-
-def tabs(blocks: list[tuple[str, str]]) -> str:
-    out = []
-    for label, body in blocks:
-        out.append(f'=== "{label}"\n')
-        out.append("\n".join(("    " + line) if line else "" for line in body.splitlines()))
-        out.append("")
-    return "\n".join(out)
 
 
 def devices() -> list[Device]:

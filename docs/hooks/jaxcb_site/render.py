@@ -8,7 +8,7 @@ switches between environments and shows a cell's details when clicked.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .data import Matrix
@@ -154,31 +154,26 @@ def legend() -> str:
     )
 
 
-def full_matrix(matrices: Sequence[Matrix], *, computations: Sequence[str] | None = None) -> str:
-    """Variant × computation rows, transform columns; one table per environment."""
-    blocks = []
-    for i, m in enumerate(matrices):
-        comps = [
-            c["name"] for c in m.computations if computations is None or c["name"] in computations
-        ]
-        rows = []
-        for v in m.variants:
-            rows.append(
-                f'<tr class="jx-vhead" data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}">'
-                f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup" title="{esc(v.get("doc", ""))}">'
-                f"{esc(v['label'])} <code>{esc(v['id'])}</code></th></tr>"
-            )
-            for c in comps:
-                tds = "".join(cell_td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
-                rows.append(
-                    f'<tr data-variant="{esc(v["id"])}" data-mechanism="{esc(v["mechanism"])}" '
-                    f'data-computation="{esc(c)}"><th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
-                )
-        inner = f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
-            1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
+def matrix_table(m: Matrix, td: Callable[[dict[str, Any] | None], str] = cell_td) -> str:
+    """One environment's table: variant × computation rows, transform columns, each cell
+    drawn by ``td``."""
+    rows = []
+    for v in m.variants:
+        vid, mech = esc(v["id"]), esc(v["mechanism"])
+        rows.append(
+            f'<tr class="jx-vhead" data-variant="{vid}" data-mechanism="{mech}">'
+            f'<th colspan="{1 + len(m.transforms)}" scope="rowgroup">'
+            f"{esc(v['label'])} <code>{vid}</code></th></tr>"
         )
-        blocks.append(env_block(m, i == 0, inner))
-    return "".join(blocks)
+        for c in (c["name"] for c in m.computations):
+            tds = "".join(td(m.cell(v["id"], c, t["id"])) for t in m.transforms)
+            rows.append(
+                f'<tr data-variant="{vid}" data-mechanism="{mech}" data-computation="{esc(c)}">'
+                f'<th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
+            )
+    return f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
+        1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
+    )
 
 
 def slice_for_computation(matrices: Sequence[Matrix], computation: str) -> str:
@@ -280,3 +275,13 @@ def summary(
             inner = _table(1, m.transforms, rows, caption)
         blocks.append(env_block(m, i == 0, inner))
     return "".join(blocks)
+
+
+def tabs(blocks: list[tuple[str, str]]) -> str:
+    """Content tabs (pymdownx.tabbed): one ``=== "label"`` block per ``(label, body)``."""
+    out = []
+    for label, body in blocks:
+        out.append(f'=== "{label}"\n')
+        out.append("\n".join(("    " + line) if line else "" for line in body.splitlines()))
+        out.append("")
+    return "\n".join(out)
