@@ -17,10 +17,11 @@ fields are left out of a file that does not have them, so single-process files a
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
@@ -90,6 +91,11 @@ Status = Literal["ok", "wrong", "error", "n/a"]
 Count = Annotated[int, Field(ge=0)]
 
 
+def _repeated(items: Iterable[Any]) -> list[Any]:
+    """The items that occur more than once, sorted (a file's duplicate ids)."""
+    return sorted(k for k, n in collections.Counter(items).items() if n > 1)
+
+
 class SchemaError(ValueError):
     """A data file that does not follow its schema (the message lists every problem)."""
 
@@ -148,7 +154,7 @@ class ProcessCell(Record):
     shapes: list[str] | None = None  # what this process's host functions received
     placement: str | None = None  # the sharding of the first output, as this process sees it
     delivered: list[Delivered] | None = None  # effects: records matched to a logical call
-    unmatched: list[int] | None = None  # effects: steps of records that match no owed record
+    unmatched: list[int] | None = None  # effects: steps of records owed to no call, sorted
     draws: Count | None = None  # impure inputs: draws this process's generator made
 
 
@@ -287,7 +293,7 @@ class MatrixFile(Sparse):
             ("computation", [c.name for c in self.computations]),
             ("transform", [t.id for t in self.transforms]),
         ):
-            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            dupes = _repeated(ids)
             if dupes:
                 problems.append(f"duplicate {what} ids {dupes}")
         vids = {v.id for v in self.variants}
@@ -357,7 +363,7 @@ class BehaviourFile(Record):
     @model_validator(mode="after")
     def _unique(self) -> BehaviourFile:
         keys = [(o.group, o.id) for o in self.observations]
-        dupes = sorted({k for k in keys if keys.count(k) > 1})
+        dupes = _repeated(keys)
         if dupes:
             raise ValueError(f"duplicate observations {dupes[:10]}")
         return self
@@ -516,7 +522,7 @@ class BenchFile(Record):
         if self.device != stem:
             problems.append(f"device: expected {stem!r} for this environment, got {self.device!r}")
         ids = [v.id for v in self.variants]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = _repeated(ids)
         if dupes:
             problems.append(f"duplicate variant ids {dupes}")
         seen: set[tuple[str, str, str, int]] = set()
@@ -564,7 +570,7 @@ class ExamplesFile(Record):
     @model_validator(mode="after")
     def _unique(self) -> ExamplesFile:
         ids = [e.id for e in self.examples]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = _repeated(ids)
         if dupes:
             raise ValueError(f"duplicate examples {dupes[:10]}")
         return self
@@ -605,8 +611,8 @@ class ApiFile(Record):
     def _unique(self) -> ApiFile:
         names = [n for a in self.apis for n in (a.name, *a.aliases)]
         versions = [c.version for c in self.changelog]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        dupes += sorted({v for v in versions if versions.count(v) > 1})
+        dupes = _repeated(names)
+        dupes += _repeated(versions)
         if dupes:
             raise ValueError(f"names or versions listed twice: {dupes[:10]}")
         return self
