@@ -76,8 +76,10 @@ class Tally:
             self.calls += 1
             self.by_function[name] = self.by_function.get(name, 0) + 1
             for a in args:
+                if len(self.shapes) >= MAX_SHAPES:  # full: no type strings on the hot path
+                    break
                 s = type_str(a)
-                if s is not None and s not in self.shapes and len(self.shapes) < MAX_SHAPES:
+                if s is not None and s not in self.shapes:
                     self.shapes.append(s)
 
 
