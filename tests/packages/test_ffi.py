@@ -123,6 +123,22 @@ def test_noop_one_call_no_work(dtype: np.dtype[Any]) -> None:
 
 
 @needs_ffi
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sin_scale_vector_sin_keeps_special_values(dtype: str, x64: None) -> None:
+    """sin_scale.cc is compiled with -ffast-math (libmvec's vector sin): NaN and ±inf still
+    give NaN, and large arguments, zero and subnormals match NumPy, over a vector long
+    enough for the vector loop."""
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, 1e4, -1e4, 1e30]
+    x = np.asarray(np.resize(special, 64), dtype)
+    out = np.asarray(jaxcb_ffi.sin_scale(x, 2.0))
+    with np.errstate(invalid="ignore"):  # NumPy warns on sin(±inf)
+        ref = np.sin(x.astype(np.float64)) * 2 + 1
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    np.testing.assert_allclose(out[ok], ref[ok], rtol=1e-6 if dtype == "float32" else 1e-14)
+
+
+@needs_ffi
 def test_bessel_jv_any_integer_order_and_sign_of_z(x64: None) -> None:
     """Negative orders and negative z by symmetry, against scipy.special.jv."""
     v = np.arange(-7, 8, dtype=np.int32)[:, None]
