@@ -68,7 +68,9 @@ def _effects(
             if j is not None:
                 steps.setdefault(group_of[j], []).append(k)
         view.delivered = [Delivered(call=g, steps=s) for g, s in sorted(steps.items())]
-        view.unmatched = [k for (k, _), j in zip(records, mine, strict=True) if j is None] or None
+        # sorted: records owed to no call come from every device's thread, in no fixed order
+        unmatched = [k for (k, _), j in zip(records, mine, strict=True) if j is None]
+        view.unmatched = sorted(unmatched) or None
     fx = checks.effects(groups, flat, rtol, atol)
     return fx, [p for p in [checks.effects_problem(fx)] if p]
 
