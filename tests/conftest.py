@@ -119,6 +119,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite docs/data/examples/<jax>.json from the outputs of the examples this run ran",
     )
+    parser.addoption(
+        "--update-lessons",
+        action="store_true",
+        default=False,
+        help="rewrite docs/data/lessons/<jax>.json from the lessons this run ran, and the "
+        "lessons' notebooks (docs/learn/notebooks/) from their scripts",
+    )
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxcb_site import apilinks, code, data, directives, matrixpage, perf
+from mkdocs.plugins import event_priority
+
+from jaxcb_site import apilinks, code, data, directives, glossary, lessons, matrixpage, perf
 from jaxcb_site.markers import AnnotateExtension
 
 
@@ -22,10 +24,14 @@ def on_config(config: Any) -> Any:
     snippets["base_path"] = [str(data.ROOT)]  # absolute: the build works from any directory
     snippets["check_paths"] = True
     code.REPOSITORY["url"] = config.get("repo_url")  # the code tabs link each file on GitHub
+    lessons.REPOSITORY["url"] = config.get("repo_url")  # each lesson's "Open in Colab"
     config.markdown_extensions.append(AnnotateExtension())
     return config
 
 
+# After mkdocs-static-i18n's own on_files (priority -100), which sorts the files of each
+# language and cannot take the files generated here (no source path).
+@event_priority(-110)
 def on_files(files: Any, config: Any) -> Any:
     missing = [
         c["name"]
@@ -37,6 +43,9 @@ def on_files(files: Any, config: Any) -> Any:
     for pkg in code.packages():  # every package's tabs resolve now: a broken one fails early
         for c in data.computations():
             code.tab(pkg, c["name"])
+    problems = glossary.check()
+    if problems:
+        raise directives.DirectiveError(f"the glossaries disagree: {'; '.join(problems)}")
     matrixpage.add_files(files, config)  # the matrix page's per-environment files
     return perf.add_plots(files, config)
 
@@ -44,3 +53,8 @@ def on_files(files: Any, config: Any) -> Any:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     # API names link to the JAX docs, jax-changelog:VERSION to its release (docs/data/jax-api.json)
     return apilinks.link(directives.expand(markdown, page.file.src_uri))
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    # each glossary term's first use on a reader page links to its definition
+    return glossary.link_terms(html, page.file.src_uri, page.url)

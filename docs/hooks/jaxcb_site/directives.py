@@ -16,6 +16,8 @@ bench-NAME             a section of the performance page (``jaxcb_site.perf``)
 check-rules [seeds]    ``jaxcb check``'s rule table, or its findings on the seed code
 example PKG NAME       docs/examples/PKG/NAME.py and the output tests/examples recorded
 dist-NAME              the multi-process page (``jaxcb_site.distributed``)
+lesson-head, cell,     the learning path's lessons (``jaxcb_site.lessons``): a lesson's
+shows, lesson-file     steps and their recorded output
 =====================  ==============================================================
 """
 
@@ -28,7 +30,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import behaviour, claims, code, data, distributed, examples, matrixpage, perf, render
+from . import (
+    behaviour,
+    claims,
+    code,
+    data,
+    distributed,
+    examples,
+    lessons,
+    matrixpage,
+    perf,
+    render,
+)
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -525,6 +538,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **claims.DIRECTIVES,  # expect: a statement about behaviour, checked against its cells
     "example": examples.directive,  # a runnable example and its recorded output
     **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
+    **lessons.DIRECTIVES,  # lesson-head, cell, shows, lesson-file: the learning path
 }
 
 
@@ -583,6 +597,11 @@ def expand(markdown: str, src_uri: str) -> str:
             out = DIRECTIVES[name](src_uri, *args)
         except TypeError as e:
             raise DirectiveError(f"{src_uri}: jaxcb:{name} {args}: {e}") from e
+        if name == "shows":  # a check that shows nothing: its line goes, the paragraph stays
+            return DROP
         return "\n".join(indent + line if line else line for line in out.split("\n"))
 
-    return DIRECTIVE.sub(sub, markdown)
+    return re.sub(rf"^{DROP}\n?", "", DIRECTIVE.sub(sub, markdown), flags=re.M)
+
+
+DROP = "\x00jaxcb-drop\x00"

@@ -58,6 +58,11 @@ __all__ = [
     "ExampleRun",
     "ExamplesFile",
     "HarnessCheck",
+    "LessonCell",
+    "LessonEnvironment",
+    "LessonRun",
+    "LessonStop",
+    "LessonsFile",
     "MatrixEnvironment",
     "MatrixFile",
     "Observation",
@@ -71,6 +76,7 @@ __all__ = [
     "load_behaviour",
     "load_bench",
     "load_examples",
+    "load_lessons",
     "load_matrix",
     "matrix_stem",
     "slug",
@@ -578,6 +584,73 @@ class ExamplesFile(Record):
 
 def load_examples(path: Path) -> ExamplesFile:
     return _load(ExamplesFile, path)
+
+
+# -------------------------------------------------------------------------------- lessons
+
+
+class LessonEnvironment(Record):
+    """Where the lessons ran: a fresh Python process each, on the CPU, one device."""
+
+    jax: str
+    jaxlib: str
+    python: str
+    numpy: str
+    scipy: str
+    platform: str
+    processor: str  # the CPU model: a lesson that times something ran on it
+    cores: Annotated[int, Field(ge=1)]
+    load: Annotated[float, Field(ge=0)]  # the 1-minute load average when the run began
+
+
+class LessonCell(Record):
+    """One code cell of a lesson and what it printed."""
+
+    tag: str
+    output: str
+
+
+class LessonStop(Record):
+    """The exception that stopped a lesson: in which cell, its type and first line."""
+
+    cell: str
+    line: str
+
+
+class LessonRun(Record):
+    """One lesson run cell by cell in a fresh process (``tests/learn``)."""
+
+    id: str  # "01_first_pure_callback": docs/learn/lessons/<id>.py
+    source_sha256: str  # of the script and the files beside it that ran
+    cells: list[LessonCell]  # the cells that ran, in order (up to the one that stopped)
+    stopped: LessonStop | None = None  # None: every cell ran
+
+    @model_validator(mode="after")
+    def _unique(self) -> LessonRun:
+        dupes = _repeated(c.tag for c in self.cells)
+        if dupes:
+            raise ValueError(f"lesson {self.id}: duplicate cell tags {dupes}")
+        return self
+
+
+class LessonsFile(Record):
+    """``docs/data/lessons/<jax>.json``: every lesson of the learning path run on one JAX
+    version, with each cell's output, written by ``pytest tests/learn --update-lessons``."""
+
+    version: Literal[1] = Field(1, alias="schema")
+    environment: LessonEnvironment
+    lessons: list[LessonRun]
+
+    @model_validator(mode="after")
+    def _unique(self) -> LessonsFile:
+        dupes = _repeated(e.id for e in self.lessons)
+        if dupes:
+            raise ValueError(f"duplicate lessons {dupes[:10]}")
+        return self
+
+
+def load_lessons(path: Path) -> LessonsFile:
+    return _load(LessonsFile, path)
 
 
 # -------------------------------------------------------------------------------- jax api

@@ -1,0 +1,254 @@
+"""The learning path's lessons: find them, run them as a reader would, compare their output.
+
+A lesson is ``docs/learn/lessons/NN_slug.py``, a script in jupytext's percent format: code
+cells ``# %% tags=["name"]`` (one tag each, unique in the lesson; the page includes a cell by
+it) and markdown cells. A folder ``docs/learn/lessons/NN_slug/`` beside it holds files the
+lesson needs in its working directory (the FFI lesson's C++ source and CMakeLists.txt): a
+reader copies them beside the script, the tests copy them into an empty directory.
+
+Each lesson runs twice, in fresh processes with nothing of this repository importable
+(``python -P``), on the CPU with one device, in an empty directory: once as the plain script
+(``python -P NN_slug.py``, what a reader who copies the file runs), once cell by cell
+(``cellrun.py``, what a notebook runs), which gives each cell's output. Both must print the
+same. Outputs are compared up to whitespace, numbers to a relative 1e-5 (the last digit a vector
+unit rounds differently), and timings (a number with a unit of time: ``12.3 µs``) only as
+numbers: they are what this machine measured when the output was recorded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = ROOT / "docs" / "learn" / "lessons"
+NOTEBOOKS = ROOT / "docs" / "learn" / "notebooks"
+CELLRUN = Path(__file__).resolve().parent / "cellrun.py"
+TIMEOUT_S = 300
+ALLOWED_IMPORTS = {"jax", "jaxlib", "numpy", "scipy"}
+
+_TIME = r"(?:ns|µs|us|ms|s)\b"
+_NUMBER = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf"
+TOKEN = re.compile(rf"(?P<time>(?:{_NUMBER})\s?{_TIME})|(?P<num>{_NUMBER})")
+TAG = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Lesson:
+    id: str  # "01_first_pure_callback"
+    path: Path
+    cells: tuple[tuple[str, str], ...]  # (tag, source) of each code cell, in order
+
+    @classmethod
+    def from_path(cls, path: Path) -> Lesson:
+        import jupytext
+
+        nb = jupytext.read(path)
+        cells = []
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            tags = list(cell.metadata.get("tags", []))
+            if len(tags) != 1 or not TAG.match(tags[0]):
+                raise ValueError(
+                    f"{path.name}: code cell {i + 1} needs exactly one tag "
+                    f'(# %% tags=["name"], lower-case), has {tags}'
+                )
+            cells.append((tags[0], cell.source))
+        seen = [t for t, _ in cells]
+        dupes = sorted({t for t in seen if seen.count(t) > 1})
+        if dupes:
+            raise ValueError(f"{path.name}: cell tags used twice: {dupes}")
+        return cls(path.stem, path, tuple(cells))
+
+    @property
+    def files(self) -> Path | None:
+        """The folder of files the lesson needs in its working directory, if any."""
+        folder = self.path.with_suffix("")
+        return folder if folder.is_dir() else None
+
+    @property
+    def sha256(self) -> str:
+        """Of the script and every file it needs: an output belongs to exactly this code."""
+        h = hashlib.sha256(self.path.read_bytes())
+        if self.files:
+            for f in sorted(p for p in self.files.rglob("*") if p.is_file()):
+                h.update(f.relative_to(self.files).as_posix().encode())
+                h.update(f.read_bytes())
+        return h.hexdigest()
+
+
+def discover() -> list[Lesson]:
+    return [Lesson.from_path(p) for p in sorted(LESSONS.glob("[0-9][0-9]_*.py"))]
+
+
+@dataclasses.dataclass
+class Ran:
+    lesson: str
+    sha256: str
+    cells: list[tuple[str, str]]
+    error: dict[str, str] | None
+    script_returncode: int
+    script_stdout: str
+    script_stderr: str
+    seconds: float  # wall time of the plain script
+
+    def joined(self) -> str:
+        return "".join(out for _, out in self.cells)
+
+
+def fresh_env() -> dict[str, str]:
+    """A reader's new session: the CPU, one device, none of this test session's flags."""
+    env = {k: v for k, v in os.environ.items() if k != "JAX_NUM_CPU_DEVICES"}
+    flags = re.sub(r"--xla_force_host_platform_device_count=\d+", "", env.get("XLA_FLAGS", ""))
+    if flags.strip():
+        env["XLA_FLAGS"] = flags.strip()
+    else:
+        env.pop("XLA_FLAGS", None)
+    env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONUNBUFFERED"] = "1"
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def _workdir(lesson: Lesson, into: Path) -> None:
+    if lesson.files:
+        shutil.copytree(lesson.files, into, dirs_exist_ok=True)
+
+
+def run(lesson: Lesson) -> Ran:
+    """The lesson as a plain script and cell by cell, each in its own empty directory."""
+    import time
+
+    env = fresh_env()
+    with tempfile.TemporaryDirectory(prefix=f"jaxcb-{lesson.id}-") as tmp:
+        script_dir, cell_dir = Path(tmp, "script"), Path(tmp, "cells")
+        script_dir.mkdir()
+        cell_dir.mkdir()
+        _workdir(lesson, script_dir)
+        _workdir(lesson, cell_dir)
+        copy = script_dir / lesson.path.name
+        shutil.copyfile(lesson.path, copy)
+        t0 = time.perf_counter()
+        script = subprocess.run(
+            [sys.executable, "-P", copy.name],
+            cwd=script_dir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+        seconds = time.perf_counter() - t0
+        cells_json, out_json = Path(tmp, "cells.json"), Path(tmp, "out.json")
+        cells_json.write_text(json.dumps([list(c) for c in lesson.cells]), encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-P", str(CELLRUN), str(cells_json), str(out_json)],
+            cwd=cell_dir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+        if not out_json.exists():
+            raise RuntimeError(
+                f"lesson {lesson.id}: the cell runner died ({proc.returncode}):\n"
+                f"{proc.stderr[-3000:]}"
+            )
+        got = json.loads(out_json.read_text(encoding="utf-8"))
+    return Ran(
+        lesson=lesson.id,
+        sha256=lesson.sha256,
+        cells=[(t, o) for t, o in got["cells"]],
+        error=got["error"],
+        script_returncode=script.returncode,
+        script_stdout=script.stdout,
+        script_stderr=script.stderr,
+        seconds=seconds,
+    )
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    """``text`` as (kind, token): "text" runs without whitespace, "num" and "time" tokens."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in TOKEN.finditer(text):
+        # a number glued to a word ("float32", "x2") is part of the word, not a value
+        if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+            continue
+        out.append(("text", re.sub(r"\s+", "", text[pos : m.start()])))
+        out.append(("time" if m.group("time") else "num", m.group(0)))
+        pos = m.end()
+    out.append(("text", re.sub(r"\s+", "", text[pos:])))
+    return [t for t in out if t != ("text", "")]
+
+
+def _same_token(a: tuple[str, str], b: tuple[str, str], rtol: float, atol: float) -> bool:
+    if a[0] != b[0]:
+        return False
+    if a[0] == "text":
+        return a[1] == b[1]
+    if a[0] == "time":  # measured when recorded: same unit, any value
+        return re.sub(rf"^.*?({_TIME})$", r"\1", a[1]) == re.sub(rf"^.*?({_TIME})$", r"\1", b[1])
+    if a[1] == b[1]:
+        return True
+    fa, fb = float(a[1]), float(b[1])
+    return math.isclose(fa, fb, rel_tol=rtol, abs_tol=atol) or (math.isnan(fa) and math.isnan(fb))
+
+
+def first_difference(
+    expected: str, actual: str, rtol: float = 1e-5, atol: float = 1e-6
+) -> str | None:
+    """None when the two outputs agree; else the first line that differs, quoted."""
+    exp_lines, act_lines = expected.rstrip("\n").split("\n"), actual.rstrip("\n").split("\n")
+    for i in range(max(len(exp_lines), len(act_lines))):
+        e = exp_lines[i] if i < len(exp_lines) else "<no line>"
+        a = act_lines[i] if i < len(act_lines) else "<no line>"
+        te, ta = _tokens(e), _tokens(a)
+        if len(te) != len(ta) or not all(
+            _same_token(x, y, rtol, atol) for x, y in zip(te, ta, strict=True)
+        ):
+            return f"line {i + 1}: expected {e!r}, got {a!r}"
+    return None
+
+
+def notebook_text(lesson: Lesson) -> str:
+    """The notebook made from the lesson's script by jupytext (no outputs), as JSON text."""
+    import jupytext
+
+    nb = jupytext.read(lesson.path)
+    nb.metadata.pop("jupytext", None)
+    nb.metadata["kernelspec"] = {
+        "display_name": "Python 3",
+        "language": "python",
+        "name": "python3",
+    }
+    nb.metadata["language_info"] = {"name": "python"}
+    return jupytext.writes(nb, fmt="ipynb")
+
+
+def imports(lesson: Lesson) -> set[str]:
+    """The top-level modules the lesson imports."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(lesson.path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def stdlib_modules() -> frozenset[str]:
+    return frozenset(sys.stdlib_module_names)

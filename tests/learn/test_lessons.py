@@ -1,0 +1,209 @@
+"""The learning path: every lesson runs as copied and prints what its page shows.
+
+Each lesson (``docs/learn/lessons/NN_slug.py``, see ``lessons.py``) runs as a plain script and
+cell by cell, in fresh processes, on the installed JAX. Its cells' outputs must match
+``docs/data/lessons/<jax>.json``; where the lesson stops on this JAX (an API it lacks), the
+stop must be the recorded one. The plain script must print what the cells print together, and
+the lesson's notebook (``docs/learn/notebooks/NN_slug.ipynb``) must be what jupytext makes of the
+script. ``pytest tests/learn --update-lessons`` rewrites the data file of this JAX and the
+notebooks. Every failure names the lesson and the first line that differs.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import importlib.metadata
+import os
+import platform
+from pathlib import Path
+
+import jax
+import lessons as L
+import pytest
+
+from jaxcb_core.environment import cpu_model
+from jaxcb_core.schema import (
+    LessonCell,
+    LessonEnvironment,
+    LessonRun,
+    LessonsFile,
+    LessonStop,
+    dump,
+    load_lessons,
+)
+
+pytestmark = pytest.mark.slow
+
+DATA = L.ROOT / "docs" / "data" / "lessons"
+UPDATE = "pytest tests/learn --update-lessons"
+LESSONS = L.discover()
+IDS = [lesson.id for lesson in LESSONS]
+
+
+def data_path() -> Path:
+    return DATA / f"{jax.__version__}.json"
+
+
+def committed() -> dict[str, LessonRun]:
+    path = data_path()
+    return {r.id: r for r in load_lessons(path).lessons} if path.exists() else {}
+
+
+def environment(load: float) -> LessonEnvironment:
+    import numpy
+    import scipy
+
+    return LessonEnvironment(
+        jax=jax.__version__,
+        jaxlib=importlib.metadata.version("jaxlib"),
+        python=platform.python_version(),
+        numpy=numpy.__version__,
+        scipy=scipy.__version__,
+        platform="cpu",
+        processor=cpu_model(),
+        cores=os.cpu_count() or 1,
+        load=round(os.getloadavg()[0], 2),
+    )
+
+
+def record(ran: L.Ran) -> LessonRun:
+    return LessonRun(
+        id=ran.lesson,
+        source_sha256=ran.sha256,
+        cells=[LessonCell(tag=t, output=o) for t, o in ran.cells],
+        stopped=LessonStop(**ran.error) if ran.error else None,
+    )
+
+
+def write(runs: dict[str, L.Ran], load: float) -> Path:
+    """This JAX's data file from this session's runs (lessons not run now keep their entry
+    while their script exists)."""
+    path = data_path()
+    keep = {i: r for i, r in committed().items() if i in IDS}
+    merged = {**keep, **{i: record(r) for i, r in runs.items()}}
+    dump(
+        LessonsFile(environment=environment(load), lessons=[merged[i] for i in sorted(merged)]),
+        path,
+    )
+    return path
+
+
+@pytest.fixture(scope="session")
+def runs(request: pytest.FixtureRequest) -> dict[str, L.Ran]:
+    """Every selected lesson, run once (plain script and cell by cell), a few at a time.
+
+    With ``--update-lessons`` one at a time: a lesson that times something records what a
+    quiet machine measures, not what its neighbours leave of it."""
+    selected = {
+        item.callspec.params["lesson"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) in {"test_lesson", "test_script_as_copied"}
+    }
+    update = request.config.getoption("--update-lessons")
+    load = os.getloadavg()[0]
+    workers = (
+        1 if update else int(os.environ.get("JAXCB_LESSON_WORKERS", min(4, os.cpu_count() or 1)))
+    )
+    todo = [lesson for lesson in LESSONS if lesson.id in selected]
+    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
+        done = {r.lesson: r for r in pool.map(L.run, todo)}
+    if update:
+        path = write(done, load)
+        print(f"\njaxcb: {len(done)} lesson outputs written to {path} (load {load:.2f})")
+    return done
+
+
+@pytest.mark.parametrize("lesson", IDS)
+def test_lesson(lesson: str, runs: dict[str, L.Ran]) -> None:
+    """Each cell prints what the page shows for this JAX; a stop is the recorded stop."""
+    ran = runs[lesson]
+    rel = data_path().relative_to(L.ROOT)
+    entry = committed().get(lesson)
+    assert entry is not None, f"lesson {lesson}: {rel} has no output for it: run `{UPDATE}`"
+    assert entry.source_sha256 == ran.sha256, (
+        f"lesson {lesson}: docs/learn/lessons/{lesson}.py (or a file beside it) changed since "
+        f"{rel} recorded its output: run `{UPDATE}`"
+    )
+    recorded = [(c.tag, c.output) for c in entry.cells]
+    assert [t for t, _ in ran.cells] == [t for t, _ in recorded], (
+        f"lesson {lesson}: cells run {[t for t, _ in ran.cells]}, recorded {[t for t, _ in recorded]}"
+        + (f"; stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
+    )
+    for (tag, now), (_, then) in zip(ran.cells, recorded, strict=True):
+        diff = L.first_difference(then, now)
+        assert diff is None, f"lesson {lesson}, cell {tag}: {diff} (`{UPDATE}` rewrites {rel})"
+    stop_now = LessonStop(**ran.error) if ran.error else None
+    assert stop_now == entry.stopped, (
+        f"lesson {lesson}: stopped {stop_now}, recorded {entry.stopped}"
+    )
+
+
+@pytest.mark.parametrize("lesson", IDS)
+def test_script_as_copied(lesson: str, runs: dict[str, L.Ran]) -> None:
+    """``python NN_slug.py`` prints what the cells print in turn (and fails where they stop)."""
+    ran = runs[lesson]
+    if ran.error is None:
+        assert ran.script_returncode == 0, (
+            f"lesson {lesson}: the script exited {ran.script_returncode}:\n{ran.script_stderr[-3000:]}"
+        )
+    else:
+        assert ran.script_returncode != 0, f"lesson {lesson}: the cells stop, the script does not"
+    diff = L.first_difference(ran.joined(), ran.script_stdout)
+    assert diff is None, f"lesson {lesson}: the script and its cells print differently: {diff}"
+
+
+@pytest.mark.parametrize("lesson", IDS)
+def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> None:
+    """The notebook is jupytext's conversion of the script, valid nbformat."""
+    import nbformat
+
+    item = next(x for x in LESSONS if x.id == lesson)
+    want = L.notebook_text(item)
+    path = L.NOTEBOOKS / f"{lesson}.ipynb"
+    if request.config.getoption("--update-lessons"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(want, encoding="utf-8")
+    assert path.exists(), f"lesson {lesson}: no notebook {path.relative_to(L.ROOT)}: run `{UPDATE}`"
+    have = path.read_text(encoding="utf-8")
+    nbformat.validate(nbformat.reads(have, as_version=4))
+    if have != want:
+        a, b = have.split("\n"), want.split("\n")
+        i = next(
+            (k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+        )
+        shown = (a[i] if i < len(a) else "<no line>", b[i] if i < len(b) else "<no line>")
+        pytest.fail(
+            f"lesson {lesson}: docs/learn/notebooks/{lesson}.ipynb differs from its script at "
+            f"line {i + 1}: the notebook has {shown[0]!r}, the script makes {shown[1]!r}: "
+            f"run `{UPDATE}`"
+        )
+
+
+@pytest.mark.parametrize("lesson", IDS)
+def test_imports_only_jax_numpy_scipy(lesson: str) -> None:
+    item = next(x for x in LESSONS if x.id == lesson)
+    extra = sorted(m for m in L.imports(item) if m not in L.ALLOWED_IMPORTS | L.stdlib_modules())
+    assert extra == [], f"lesson {lesson} imports {extra}: a lesson uses JAX, NumPy, SciPy only"
+
+
+def test_no_stray_notebooks_or_data() -> None:
+    notebooks = sorted(p.stem for p in L.NOTEBOOKS.glob("*.ipynb"))
+    assert [n for n in notebooks if n not in IDS] == []
+    for path in sorted(DATA.glob("*.json")):
+        stray = [r.id for r in load_lessons(path).lessons if r.id not in IDS]
+        assert stray == [], f"{path.name} records lessons that no longer exist: {stray}"
+
+
+def test_first_difference_names_the_line() -> None:
+    assert L.first_difference("calls: 3\n", "calls:  3") is None
+    assert L.first_difference("t: 12.5 µs\nx: [1. 2.]", "t: 80.1 µs\nx: [1.  2.0000001]") is None
+    assert (
+        L.first_difference("t: 12.5 µs", "t: 12.5 ms")
+        == "line 1: expected 't: 12.5 µs', got 't: 12.5 ms'"
+    )
+    assert (
+        L.first_difference("a\ncalls: 3", "a\ncalls: 4")
+        == "line 2: expected 'calls: 3', got 'calls: 4'"
+    )
+    assert L.first_difference("float32", "float64") is not None
+    assert L.first_difference("a\n", "a\nb\n") == "line 2: expected '<no line>', got 'b'"
