@@ -11,6 +11,7 @@ the list. An unknown directive, a missing data key, a package module without a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mkdocs.plugins import event_priority
@@ -58,3 +59,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     # each glossary term's first use on a reader page links to its definition
     return glossary.link_terms(html, page.file.src_uri, page.url)
+
+
+ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    # The language switcher links each page to its translation (mkdocs-static-i18n). Material
+    # also reads every <link rel="alternate"> as the root of a language site and fetches
+    # "sitemap.xml" beside it: for a page's own alternates that is a 404 per language and page.
+    # The switcher's links stay; the head links go.
+    return ALTERNATE.sub("", output)

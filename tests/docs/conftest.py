@@ -41,7 +41,14 @@ class Build:
 
 @pytest.fixture(scope="session")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """``mkdocs build --strict`` into a temporary directory (no -q/-v: the anchor check stays on)."""
+    """``mkdocs build --strict`` into a temporary directory (no -q/-v: the anchor check stays on).
+
+    The tox docs env builds the site with the same command just before pytest (two languages:
+    about a minute on 2 cores) and names it in ``JAXCB_BUILT_SITE``: that build is used rather
+    than a second one. The env has no JAX (its first command checks), as the build here proves."""
+    built = os.environ.get("JAXCB_BUILT_SITE")
+    if built and (Path(built) / "index.html").is_file():
+        return Build(Path(built), 0, "built by `mkdocs build --strict` in the tox docs env", 0.0)
     site = tmp_path_factory.mktemp("site")
     start = time.perf_counter()
     runner = Path(__file__).with_name("build_without_jax.py")  # proves the site needs no JAX

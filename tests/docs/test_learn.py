@@ -44,6 +44,7 @@ def _source(page: str, lang: str) -> Path:
 
 
 def _html(site: Path, lang: str, path: str) -> str:
+    path = path.removesuffix("index")  # learn/index.md is learn/
     return (site / LANGS[lang] / path / "index.html").read_text(encoding="utf-8")
 
 
@@ -128,7 +129,7 @@ def test_no_harness_words_on_the_path(site: Path, page: str, lang: str) -> None:
 
 def _mini_site(tmp_path: Path, anchor: str) -> subprocess.CompletedProcess[str]:
     docs = tmp_path / "docs"
-    docs.mkdir()
+    docs.mkdir(parents=True)
     (docs / "index.md").write_text(
         f"# Home\n\nA [token](glossary.md#{anchor}).\n", encoding="utf-8"
     )

@@ -91,6 +91,7 @@ class Term:
 
 
 def _plain(markdown: str) -> str:
+    markdown = re.sub(r"<!--.*?-->", "", markdown, flags=re.S)
     text = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", markdown)
     text = re.sub(r"[`*]", "", text)
     return re.sub(r"\s+", " ", text).strip()
