@@ -227,6 +227,9 @@ def notebook_text(lesson: Lesson) -> str:
     import jupytext
 
     nb = jupytext.read(lesson.path)
+    for i, cell in enumerate(nb.cells):  # stable ids (nbformat draws random ones): one file per script
+        tags = cell.metadata.get("tags", [])
+        cell["id"] = tags[0].replace("_", "-") if cell.cell_type == "code" and tags else f"text-{i}"
     nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {
         "display_name": "Python 3",
