@@ -24,13 +24,9 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import hashlib
-import importlib.metadata
 import math
 import os
-import platform
 import re
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -46,6 +42,7 @@ from jaxcb_core.schema import (
     dump,
     load_examples,
 )
+from reader import run_python, versions
 
 pytestmark = pytest.mark.slow
 
@@ -106,30 +103,10 @@ def sha256(example: str) -> str:
     return hashlib.sha256((EXAMPLES / f"{example}.py").read_bytes()).hexdigest()
 
 
-def fresh_env() -> dict[str, str]:
-    """The environment of a reader's new session: no device-count flags of this test session."""
-    env = {k: v for k, v in os.environ.items() if k != "JAX_NUM_CPU_DEVICES"}
-    flags = re.sub(r"--xla_force_host_platform_device_count=\d+", "", env.get("XLA_FLAGS", ""))
-    if flags.strip():
-        env["XLA_FLAGS"] = flags.strip()
-    else:
-        env.pop("XLA_FLAGS", None)
-    env["JAX_PLATFORMS"] = "cpu"
-    return env
-
-
 def run_example(example: str) -> Ran:
     path = EXAMPLES / f"{example}.py"
     with tempfile.TemporaryDirectory(prefix="jaxcb-example-") as cwd:
-        proc = subprocess.run(
-            [sys.executable, "-P", str(path)],  # -P: nothing beside the script is importable
-            cwd=cwd,
-            env=fresh_env(),
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
+        proc = run_python([str(path)], Path(cwd), TIMEOUT_S)  # -P: nothing beside the script
     return Ran(example, sha256(example), proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -150,17 +127,7 @@ def same_output(expected: str, actual: str, rtol: float = 1e-5, atol: float = 1e
 
 
 def environment() -> ExampleEnvironment:
-    import numpy
-    import scipy
-
-    return ExampleEnvironment(
-        jax=jax.__version__,
-        jaxlib=importlib.metadata.version("jaxlib"),
-        python=platform.python_version(),
-        numpy=numpy.__version__,
-        scipy=scipy.__version__,
-        platform="cpu",
-    )
+    return ExampleEnvironment(**versions())
 
 
 def write(runs: dict[str, Ran]) -> Path:

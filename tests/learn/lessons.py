@@ -21,13 +21,15 @@ import dataclasses
 import hashlib
 import json
 import math
-import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: reader.py
+
+from reader import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "docs" / "learn" / "lessons"
@@ -106,20 +108,6 @@ class Ran:
         return "".join(out for _, out in self.cells)
 
 
-def fresh_env() -> dict[str, str]:
-    """A reader's new session: the CPU, one device, none of this test session's flags."""
-    env = {k: v for k, v in os.environ.items() if k != "JAX_NUM_CPU_DEVICES"}
-    flags = re.sub(r"--xla_force_host_platform_device_count=\d+", "", env.get("XLA_FLAGS", ""))
-    if flags.strip():
-        env["XLA_FLAGS"] = flags.strip()
-    else:
-        env.pop("XLA_FLAGS", None)
-    env["JAX_PLATFORMS"] = "cpu"
-    env["PYTHONUNBUFFERED"] = "1"
-    env.pop("PYTHONPATH", None)
-    return env
-
-
 def _workdir(lesson: Lesson, into: Path) -> None:
     if lesson.files:
         shutil.copytree(lesson.files, into, dirs_exist_ok=True)
@@ -129,7 +117,6 @@ def run(lesson: Lesson) -> Ran:
     """The lesson as a plain script and cell by cell, each in its own empty directory."""
     import time
 
-    env = fresh_env()
     with tempfile.TemporaryDirectory(prefix=f"jaxcb-{lesson.id}-") as tmp:
         script_dir, cell_dir = Path(tmp, "script"), Path(tmp, "cells")
         script_dir.mkdir()
@@ -139,27 +126,11 @@ def run(lesson: Lesson) -> Ran:
         copy = script_dir / lesson.path.name
         shutil.copyfile(lesson.path, copy)
         t0 = time.perf_counter()
-        script = subprocess.run(
-            [sys.executable, "-P", copy.name],
-            cwd=script_dir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
+        script = run_python([copy.name], script_dir, TIMEOUT_S)
         seconds = time.perf_counter() - t0
         cells_json, out_json = Path(tmp, "cells.json"), Path(tmp, "out.json")
         cells_json.write_text(json.dumps([list(c) for c in lesson.cells]), encoding="utf-8")
-        proc = subprocess.run(
-            [sys.executable, "-P", str(CELLRUN), str(cells_json), str(out_json)],
-            cwd=cell_dir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
+        proc = run_python([str(CELLRUN), str(cells_json), str(out_json)], cell_dir, TIMEOUT_S)
         if not out_json.exists():
             raise RuntimeError(
                 f"lesson {lesson.id}: the cell runner died ({proc.returncode}):\n"
@@ -227,7 +198,9 @@ def notebook_text(lesson: Lesson) -> str:
     import jupytext
 
     nb = jupytext.read(lesson.path)
-    for i, cell in enumerate(nb.cells):  # stable ids (nbformat draws random ones): one file per script
+    for i, cell in enumerate(
+        nb.cells
+    ):  # stable ids (nbformat draws random ones): one file per script
         tags = cell.metadata.get("tags", [])
         cell["id"] = tags[0].replace("_", "-") if cell.cell_type == "code" and tags else f"text-{i}"
     nb.metadata.pop("jupytext", None)

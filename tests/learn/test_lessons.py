@@ -12,9 +12,7 @@ notebooks. Every failure names the lesson and the first line that differs.
 from __future__ import annotations
 
 import concurrent.futures
-import importlib.metadata
 import os
-import platform
 from pathlib import Path
 
 import jax
@@ -31,6 +29,7 @@ from jaxcb_core.schema import (
     dump,
     load_lessons,
 )
+from reader import versions
 
 pytestmark = pytest.mark.slow
 
@@ -50,19 +49,11 @@ def committed() -> dict[str, LessonRun]:
 
 
 def environment(load: float) -> LessonEnvironment:
-    import numpy
-    import scipy
-
     return LessonEnvironment(
-        jax=jax.__version__,
-        jaxlib=importlib.metadata.version("jaxlib"),
-        python=platform.python_version(),
-        numpy=numpy.__version__,
-        scipy=scipy.__version__,
-        platform="cpu",
+        **versions(),
         processor=cpu_model(),
         cores=os.cpu_count() or 1,
-        load=round(os.getloadavg()[0], 2),
+        load=round(load, 2),
     )
 
 

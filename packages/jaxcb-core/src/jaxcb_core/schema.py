@@ -589,15 +589,10 @@ def load_examples(path: Path) -> ExamplesFile:
 # -------------------------------------------------------------------------------- lessons
 
 
-class LessonEnvironment(Record):
-    """Where the lessons ran: a fresh Python process each, on the CPU, one device."""
+class LessonEnvironment(ExampleEnvironment):
+    """Where the lessons ran: a fresh Python process each, on the CPU, one device; and the
+    machine, since a lesson may time something."""
 
-    jax: str
-    jaxlib: str
-    python: str
-    numpy: str
-    scipy: str
-    platform: str
     processor: str  # the CPU model: a lesson that times something ran on it
     cores: Annotated[int, Field(ge=1)]
     load: Annotated[float, Field(ge=0)]  # the 1-minute load average when the run began
