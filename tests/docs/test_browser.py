@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console import errors as _errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,27 +30,6 @@ def _pages(site: Path) -> list[str]:
             continue
         out.append("" if rel == "." else rel + "/")
     return out
-
-
-def _errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    # A request cut short by the next navigation (net::ERR_ABORTED, e.g. the favicon) is not
-    # an error; a missing file is, whether it fails or answers 4xx/5xx.
-    page.on(
-        "requestfailed",
-        lambda r: (
-            None
-            if "ERR_ABORTED" in (r.failure or "")
-            else errors.append(f"requestfailed: {r.url} {r.failure}")
-        ),
-    )
-    page.on(
-        "response",
-        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
-    )
-    return errors
 
 
 def test_every_page_loads_without_console_errors(page: Any, site: Path, site_url: str) -> None:

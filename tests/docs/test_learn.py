@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console import errors as _errors
 
 from jaxcb_site import glossary, lessons
 
@@ -181,17 +182,6 @@ def test_term_linker_links_first_use_only_outside_code() -> None:
 # ------------------------------------------------------------------------------- in a browser
 
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
-
-
-def _errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    page.on(
-        "response",
-        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
-    )
-    return errors
 
 
 @pytest.mark.browser
