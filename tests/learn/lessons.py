@@ -99,10 +99,10 @@ class Ran:
     sha256: str
     cells: list[tuple[str, str]]
     error: dict[str, str] | None
-    script_returncode: int
+    script_returncode: int | None  # None: the plain script was not run
     script_stdout: str
     script_stderr: str
-    seconds: float  # wall time of the plain script
+    seconds: float  # wall time of the plain script (0: not run)
 
     def joined(self) -> str:
         return "".join(out for _, out in self.cells)
@@ -113,8 +113,9 @@ def _workdir(lesson: Lesson, into: Path) -> None:
         shutil.copytree(lesson.files, into, dirs_exist_ok=True)
 
 
-def run(lesson: Lesson) -> Ran:
-    """The lesson as a plain script and cell by cell, each in its own empty directory."""
+def run(lesson: Lesson, script: bool = True) -> Ran:
+    """The lesson cell by cell and (``script``) as a plain script, each in its own empty
+    directory."""
     import time
 
     with tempfile.TemporaryDirectory(prefix=f"jaxcb-{lesson.id}-") as tmp:
@@ -126,8 +127,8 @@ def run(lesson: Lesson) -> Ran:
         copy = script_dir / lesson.path.name
         shutil.copyfile(lesson.path, copy)
         t0 = time.perf_counter()
-        script = run_python([copy.name], script_dir, TIMEOUT_S)
-        seconds = time.perf_counter() - t0
+        plain = run_python([copy.name], script_dir, TIMEOUT_S) if script else None
+        seconds = time.perf_counter() - t0 if script else 0.0
         cells_json, out_json = Path(tmp, "cells.json"), Path(tmp, "out.json")
         cells_json.write_text(json.dumps([list(c) for c in lesson.cells]), encoding="utf-8")
         proc = run_python([str(CELLRUN), str(cells_json), str(out_json)], cell_dir, TIMEOUT_S)
@@ -142,9 +143,9 @@ def run(lesson: Lesson) -> Ran:
         sha256=lesson.sha256,
         cells=[(t, o) for t, o in got["cells"]],
         error=got["error"],
-        script_returncode=script.returncode,
-        script_stdout=script.stdout,
-        script_stderr=script.stderr,
+        script_returncode=plain.returncode if plain else None,
+        script_stdout=plain.stdout if plain else "",
+        script_stderr=plain.stderr if plain else "",
         seconds=seconds,
     )
 

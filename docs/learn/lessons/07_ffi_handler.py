@@ -24,8 +24,9 @@ configure = ["cmake", "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release"]
 configure.append(f"-DPython_EXECUTABLE={sys.executable}")  # this Python's jaxlib headers
 for command in [configure, ["cmake", "--build", "build"]]:
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr + done.stdout)
+    if done.returncode != 0:  # the first line that names an error, then the whole log
+        errors = [line for line in done.stderr.splitlines() if "Error" in line]
+        raise RuntimeError("\n".join([*errors[:1], done.stderr, done.stdout]))
 print("built:", sorted(p.name for p in Path("build").glob("*.so")))
 
 

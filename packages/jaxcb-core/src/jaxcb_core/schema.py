@@ -595,7 +595,9 @@ class LessonEnvironment(ExampleEnvironment):
 
     processor: str  # the CPU model: a lesson that times something ran on it
     cores: Annotated[int, Field(ge=1)]
-    load: Annotated[float, Field(ge=0)]  # the 1-minute load average when the run began
+    load: Annotated[
+        float, Field(ge=0)
+    ]  # the 1-minute load average when a run began (the highest, if several wrote the file)
 
 
 class LessonCell(Record):
