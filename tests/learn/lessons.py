@@ -18,7 +18,6 @@ numbers: they are what this machine measured when the output was recorded.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 import re
@@ -29,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: reader.py
 
+from jaxcb_core.schema import lesson_sha256
 from reader import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,12 +81,7 @@ class Lesson:
     @property
     def sha256(self) -> str:
         """Of the script and every file it needs: an output belongs to exactly this code."""
-        h = hashlib.sha256(self.path.read_bytes())
-        if self.files:
-            for f in sorted(p for p in self.files.rglob("*") if p.is_file()):
-                h.update(f.relative_to(self.files).as_posix().encode())
-                h.update(f.read_bytes())
-        return h.hexdigest()
+        return lesson_sha256(self.path)
 
 
 def discover() -> list[Lesson]:

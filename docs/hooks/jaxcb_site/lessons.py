@@ -22,7 +22,6 @@ lesson-file LESSON NAME    docs/learn/lessons/LESSON/NAME, whole (the FFI lesson
 from __future__ import annotations
 
 import functools
-import hashlib
 import posixpath
 import re
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 from jaxcb_core import schema
 
 from .data import ROOT, _version_key
+from .examples import _fence
 
 LESSONS_DIR = ROOT / "docs" / "learn" / "lessons"
 NOTEBOOKS_DIR = ROOT / "docs" / "learn" / "notebooks"
@@ -80,15 +80,7 @@ def script(lesson: str) -> Path:
 
 
 def sha256(lesson: str) -> str:
-    """As ``tests/learn/lessons.py`` computes it: the script and the files beside it."""
-    path = script(lesson)
-    h = hashlib.sha256(path.read_bytes())
-    folder = path.with_suffix("")
-    if folder.is_dir():
-        for f in sorted(p for p in folder.rglob("*") if p.is_file()):
-            h.update(f.relative_to(folder).as_posix().encode())
-            h.update(f.read_bytes())
-    return h.hexdigest()
+    return schema.lesson_sha256(script(lesson))
 
 
 @functools.lru_cache(maxsize=32)
@@ -142,11 +134,6 @@ def runs(lesson: str) -> list[tuple[schema.LessonEnvironment, schema.LessonRun]]
     if not found:
         raise LessonError(f"no recorded output for lesson {lesson}: run `{UPDATE}`")
     return found
-
-
-def _fence(text: str) -> str:
-    longest = max((len(r) for r in text.split("\n") if r and set(r) == {"`"}), default=0)
-    return "`" * max(3, longest + 1)
 
 
 def _code(text: str, lang: str, title: str) -> list[str]:

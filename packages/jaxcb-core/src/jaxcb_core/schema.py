@@ -18,6 +18,7 @@ fields are left out of a file that does not have them, so single-process files a
 from __future__ import annotations
 
 import collections
+import hashlib
 import json
 import math
 import re
@@ -72,6 +73,7 @@ __all__ = [
     "VariantInfo",
     "device_stem",
     "dump",
+    "lesson_sha256",
     "load_api",
     "load_behaviour",
     "load_bench",
@@ -644,6 +646,19 @@ class LessonsFile(Record):
         if dupes:
             raise ValueError(f"duplicate lessons {dupes[:10]}")
         return self
+
+
+def lesson_sha256(script: Path) -> str:
+    """``LessonRun.source_sha256``: of the script and every file in the folder of the same
+    name beside it (what the lesson needs in its working directory), so that an output
+    belongs to exactly the code that printed it. The tests write it, the site checks it."""
+    h = hashlib.sha256(script.read_bytes())
+    folder = script.with_suffix("")
+    if folder.is_dir():
+        for f in sorted(p for p in folder.rglob("*") if p.is_file()):
+            h.update(f.relative_to(folder).as_posix().encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
 
 
 def load_lessons(path: Path) -> LessonsFile:
