@@ -16,7 +16,17 @@ from typing import Any
 
 from mkdocs.plugins import event_priority
 
-from jaxcb_site import apilinks, code, data, directives, glossary, lessons, matrixpage, perf
+from jaxcb_site import (
+    apilinks,
+    code,
+    data,
+    directives,
+    glossary,
+    lessons,
+    matrixpage,
+    perf,
+    stash,
+)
 from jaxcb_site.markers import AnnotateExtension
 
 
@@ -53,7 +63,8 @@ def on_files(files: Any, config: Any) -> Any:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     # API names link to the JAX docs, jax-changelog:VERSION to its release (docs/data/jax-api.json)
-    return apilinks.link(directives.expand(markdown, page.file.src_uri))
+    # the big generated tables wait outside Markdown, the glossary and search (stash.py)
+    return stash.keep(apilinks.link(directives.expand(markdown, page.file.src_uri)))
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
@@ -69,4 +80,4 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     # also reads every <link rel="alternate"> as the root of a language site and fetches
     # "sitemap.xml" beside it: for a page's own alternates that is a 404 per language and page.
     # The switcher's links stay; the head links go.
-    return ALTERNATE.sub("", output)
+    return ALTERNATE.sub("", stash.restore(output))

@@ -195,3 +195,31 @@ def test_unknown_directive_fails() -> None:
 def test_relative_links() -> None:
     assert directives.rel("computations/sin_scale.md", "matrix.md") == "../matrix.md"
     assert directives.rel("index.md", "computations/expm.md") == "computations/expm.md"
+
+
+def test_stash_keeps_long_whole_blocks_and_puts_them_back() -> None:
+    from jaxcb_site import stash
+
+    table = '<div class="jx-scroll"><table>' + "<tr><td>1</td></tr>" * 200 + "</table></div>"
+    opened = '<div class="jx-env">' + "x" * 3000  # the element goes on past its line
+    short = '<div class="jx-facts">short</div>'
+    page = f"# Title\n\n{table}\n\n    {table}\n\n{opened}\n</div>\n\n{short}\n"
+    kept = stash.keep(page)
+    assert table not in kept
+    assert kept.count("data-jx-kept") == 2
+    assert "\n    <div data-jx-kept=" in kept  # indentation (a tab, a list item) stays
+    assert opened in kept
+    assert short in kept
+    assert stash.restore(kept) == page
+    html = markdown.markdown(f"Some text.\n\n{table}\n\nMore text.\n")
+    assert (
+        stash.restore(markdown.markdown(stash.keep(f"Some text.\n\n{table}\n\nMore text.\n")))
+        == html
+    )
+
+
+def test_built_pages_have_no_placeholder_left(site: Path) -> None:
+    left = [
+        str(p.relative_to(site)) for p in site.rglob("*.html") if "data-jx-kept" in p.read_text()
+    ]
+    assert not left, f"pages with a block never put back: {left}"
