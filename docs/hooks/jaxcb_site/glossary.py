@@ -173,9 +173,7 @@ def link_terms(html: str, src_uri: str, url: str) -> str:
 
         return pattern.sub(sub, text)
 
-    for m in TAG.finditer(html):
-        if m.start() < pos:  # inside a <code> element already linked whole
-            continue
+    while (m := TAG.search(html, pos)) is not None:
         text = html[pos : m.start()]
         if text:
             linkable = any(s in PROSE for s in stack) and not any(s in NEVER for s in stack)
@@ -191,6 +189,12 @@ def link_terms(html: str, src_uri: str, url: str) -> str:
                 while stack and stack.pop() != name:
                     pass
             out.append(tag)
+            continue
+        if name == "pre" and not m.group(3):  # code blocks: nothing inside is ever linked
+            end = html.find("</pre>", pos)
+            end = len(html) if end < 0 else end + len("</pre>")
+            out.append(tag + html[pos:end])
+            pos = end
             continue
         in_prose = any(s in PROSE for s in stack) and not any(s in NEVER for s in stack)
         if name == "code" and in_prose and code_words:
