@@ -8,6 +8,7 @@
 - ``gpu`` tests are skipped where JAX has no GPU backend, ``browser`` tests where Debian's
   ``chromium`` or pytest-playwright is missing, benchmarks unless ``--benchmark-only`` is
   given, ``multiprocess`` tests unless ``--multiprocess`` is; every skip says why.
+- The summary ends with the session's wall time and CPU-minutes, child processes included.
 
 Run as a script (``python tests/conftest.py``) it prints the same banner; the tox test
 environments do that before pytest starts. The docs environment has no JAX at all (the
@@ -20,8 +21,10 @@ import importlib.metadata
 import importlib.util
 import os
 import platform
+import resource
 import shutil
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -125,6 +128,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite docs/data/lessons/<jax>.json from the lessons this run ran, and the "
         "lessons' notebooks (docs/learn/notebooks/) from their scripts",
+    )
+
+
+_STARTED = time.perf_counter()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The session's wall time and CPU time, its child processes included (matrix workers,
+    fresh reader processes, the browser): what `scripts/dev test` costs, env by env."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    wall = time.perf_counter() - _STARTED
+    terminalreporter.write_line(
+        f"jaxcb: this session took {wall:.0f} s and {cpu / 60:.1f} CPU-minutes "
+        f"({os.cpu_count()} cores; child processes included)"
     )
 
 
