@@ -15,6 +15,7 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import jax
 import pytest
 
 from jaxcb_core import matrix
@@ -69,9 +70,11 @@ def runtime_host_calls() -> Iterator[list[int]]:
 
 def _count_buffer_callbacks(count: list[int]) -> tuple[Any, Any] | None:
     """buffer_callback runs its Python callback from the executable: wrap the callback its
-    lowering rule receives, so every run of what compiles meanwhile is counted."""
+    lowering rule receives, so every run of what compiles meanwhile is counted. JAX's caches
+    are cleared first: a program lowered before the block would not be lowered again."""
     if buffer_callback is None:
         return None
+    jax.clear_caches()
     prim = buffer_callback.buffer_callback_p
     entry = mlir._lowerings[prim]
 

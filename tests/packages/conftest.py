@@ -19,6 +19,13 @@ import jax
 import numpy as np
 import pytest
 
+from jaxcb_core.mechanisms import discover
+
+# The variants are discovered before any test runs: discovery wraps each pattern module's
+# host functions in the probe's counting wrapper, and a pattern compiled before that would
+# keep calling the bare function (jaxcb_core.probe).
+discover()
+
 HERE = Path(__file__).resolve().parent
 # pkg_support is imported by the test modules whatever pytest's import mode.
 if str(HERE) not in sys.path:

@@ -8,9 +8,13 @@ observed with the key ``probe``, one of:
     nothing runs on the host (the native baseline): no host calls to count.
 ``{computation: ("on_host", "on_host_vjp", ...)}``
     the names of *every* host function of the computation's pattern module (the one in
-    the variant's ``modules``): forward, backward and per-step. The harness replaces each
-    module attribute with a counting wrapper while a case runs (pattern modules look
-    their host functions up when they trace, so the wrapper is what JAX calls).
+    the variant's ``modules``): forward, backward and per-step. When the variant is built
+    (discovery, before any case runs or traces), each of these module attributes is
+    wrapped once, for good, in a :class:`Counted` function that reports every call to the
+    observations open at that moment and to none otherwise. Pattern modules call their host
+    functions by name, so what JAX traces, caches and calls is the wrapper; nothing is
+    swapped while a case runs, and a program compiled before an observation began is
+    counted as well.
 an object with ``observe(computation)``
     a probe of the package's own, for a host side that is not a Python function of the
     module (a C++ kernel's call counter, the text ``jax.debug.print`` writes). It returns
@@ -32,6 +36,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "MAX_SHAPES",
+    "Counted",
     "HostFunctions",
     "Observation",
     "Probe",
@@ -104,6 +109,45 @@ def counting(fn: Callable[..., Any], tally: Tally, name: str | None = None) -> C
     return counted
 
 
+class Counted:
+    """A host function that reports each call to the tallies open at that moment.
+
+    Installed once per module attribute (:meth:`install`) and never removed; with no
+    observation open a call costs one attribute test more than the function itself.
+    """
+
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.name = name
+        self.tallies: list[Tally] = []  # the open observations, in the order they began
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        tallies = self.tallies
+        if tallies:
+            for tally in tuple(tallies):  # host calls may run on other threads
+                tally.add(self.name, args)
+        return self.fn(*args, **kwargs)
+
+    @classmethod
+    def install(cls, owner: Any, attr: str) -> Counted:
+        """The counting wrapper of ``owner.attr``, put in place the first time it is asked."""
+        current = getattr(owner, attr)
+        if isinstance(current, cls):
+            return current
+        wrapper = cls(current, attr)
+        setattr(owner, attr, wrapper)
+        return wrapper
+
+    @contextlib.contextmanager
+    def reporting_to(self, tally: Tally) -> Iterator[Tally]:
+        self.tallies.append(tally)
+        try:
+            yield tally
+        finally:
+            self.tallies.remove(tally)
+
+
 class HostFunctions:
     """The probe for host functions that are module attributes (the common case)."""
 
@@ -119,6 +163,11 @@ class HostFunctions:
                     raise ValueError(f"probe: {module.__name__} has no host function {attr!r}")
         self.modules = dict(modules)
         self.names = {c: tuple(a) for c, a in names.items()}
+        # wrapped now, when the variant is built: before anything is traced
+        self.wrappers = {
+            c: tuple(Counted.install(self.modules[c], a) for a in attrs)
+            for c, attrs in self.names.items()
+        }
 
     def functions(self, computation: str) -> tuple[str, ...]:
         return self.names.get(computation, ())
@@ -126,16 +175,10 @@ class HostFunctions:
     @contextlib.contextmanager
     def observe(self, computation: str) -> Iterator[Tally]:
         tally = Tally()
-        module = self.modules.get(computation)
-        attrs = self.functions(computation)
-        originals = {a: getattr(module, a) for a in attrs}
-        try:
-            for attr, fn in originals.items():
-                setattr(module, attr, counting(fn, tally, attr))
+        with contextlib.ExitStack() as stack:
+            for wrapper in self.wrappers.get(computation, ()):
+                stack.enter_context(wrapper.reporting_to(tally))
             yield tally
-        finally:
-            for attr, fn in originals.items():
-                setattr(module, attr, fn)
 
 
 class _Nothing:

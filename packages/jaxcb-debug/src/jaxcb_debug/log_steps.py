@@ -24,7 +24,6 @@ Contract:
   arguments (`n`, `log`, `ordered`) static: repeated eager calls with the same ones
   reuse the compiled loop. `log` is compared by equality (the same function, or bound
   methods of the same object); an unhashable callable works too, compiled every call.
-  `on_host` is static as well, so a replaced one (the probe) gets a trace of its own;
   `inline=True` traces a call inside another `jax.jit` into it.
 - **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
 """
@@ -136,7 +135,6 @@ def _loop(
     log: Log | None,
     ordered: bool,
     partitioned: bool = False,
-    on_host: Callable[..., None],
 ) -> jax.Array:
     def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
         x, k = carry
@@ -149,9 +147,7 @@ def _loop(
     return x
 
 
-_compiled_loop = jax.jit(
-    _loop, inline=True, static_argnames=("n", "log", "ordered", "partitioned", "on_host")
-)
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "ordered", "partitioned"))
 
 
 def log_steps(
@@ -187,9 +183,7 @@ def log_steps(
     x0, ordered = _check("log_steps", x0, n, log, ordered)
     partitioned = _flag("log_steps", "partitioned", partitioned)
     loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
-    # One compiled loop per (n, log, ordered) and host function: passing on_host too gives
-    # a replaced one (a probe counting calls) a trace of its own.
-    return loop(x0, n=n, log=log, ordered=ordered, partitioned=partitioned, on_host=on_host)
+    return loop(x0, n=n, log=log, ordered=ordered, partitioned=partitioned)
 
 
 # --8<-- [end:pattern]

@@ -129,7 +129,6 @@ def _loop(
     report: Report | None,
     ordered: bool,
     partitioned: bool = False,
-    on_host: Callable[..., None],
 ) -> jax.Array:
     def send(k: jax.Array, x: jax.Array) -> None:
         options = {"partitioned": True} if partitioned else {}
@@ -151,7 +150,7 @@ def _loop(
 _compiled_loop = jax.jit(
     _loop,
     inline=True,
-    static_argnames=("n", "every", "report", "ordered", "partitioned", "on_host"),
+    static_argnames=("n", "every", "report", "ordered", "partitioned"),
 )
 
 
@@ -188,16 +187,7 @@ def progress(
     x0, ordered = _check("progress", x0, n, every, report, ordered)
     partitioned = _flag("progress", "partitioned", partitioned)
     loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
-    # one compiled loop per static arguments and host function (as in log_steps)
-    return loop(
-        x0,
-        n=n,
-        every=every,
-        report=report,
-        ordered=ordered,
-        partitioned=partitioned,
-        on_host=on_host,
-    )
+    return loop(x0, n=n, every=every, report=report, ordered=ordered, partitioned=partitioned)
 
 
 # --8<-- [end:pattern]

@@ -15,17 +15,13 @@ Contract:
 - **Compiled once.** `shape`, `rng` and `ordered` are static arguments of one
   module-level `jax.jit`: repeated eager calls with the same three reuse the compiled
   draw instead of compiling a new one each time (a fresh closure per call would
-  defeat JAX's cache). The host function `on_host` is a static argument as well, so a
-  replaced one (the probe that counts host calls) gets a trace of its own. With
-  `inline=True`, a call inside another `jax.jit` is traced into it rather than nested,
+  defeat JAX's cache). With `inline=True`, a call inside another `jax.jit` is traced into it rather than nested,
   as a plain function would be.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -35,7 +31,6 @@ from jax.experimental import io_callback
 __all__ = ["host_draw", "on_host"]
 
 _DEFAULT_RNG = np.random.default_rng()
-Host = Callable[[Any, tuple[int, ...]], np.ndarray]
 
 
 # --8<-- [start:host]
@@ -70,10 +65,8 @@ def _check(shape: object, rng: object, ordered: object) -> tuple[tuple[int, ...]
 
 
 # --8<-- [start:pattern]
-@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "ordered", "on_host"))
-def _draw(
-    *, shape: tuple[int, ...], rng: np.random.Generator, ordered: bool, on_host: Host
-) -> jax.Array:
+@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "ordered"))
+def _draw(*, shape: tuple[int, ...], rng: np.random.Generator, ordered: bool) -> jax.Array:
     out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
     return io_callback(functools.partial(on_host, rng, shape), out_type, ordered=ordered)
 
@@ -95,9 +88,7 @@ def host_draw(
     """
     shape, ordered = _check(shape, rng, ordered)
     rng = _DEFAULT_RNG if rng is None else rng
-    # One compiled draw per (shape, rng, ordered) and host function: passing on_host too
-    # gives a replaced one (a probe counting calls) a trace of its own.
-    return _draw(shape=shape, rng=rng, ordered=ordered, on_host=on_host)
+    return _draw(shape=shape, rng=rng, ordered=ordered)
 
 
 # --8<-- [end:pattern]

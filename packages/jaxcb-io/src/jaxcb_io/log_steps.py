@@ -17,10 +17,9 @@ Contract:
 - **Compiled once.** The loop is one module-level `jax.jit` with `n`, `log` and
   `ordered` as static arguments: repeated eager calls with the same three reuse the
   compiled loop. `log` is compared by equality (the same function, or bound methods
-  of the same object); an unhashable callable works too, compiled on every call. The
-  host function `on_host` is static as well, so a replaced one (the probe that counts
-  host calls) gets a trace of its own; `inline=True` traces a call inside another
-  `jax.jit` into it, as a plain function would be.
+  of the same object); an unhashable callable works too, compiled on every call.
+  `inline=True` traces a call inside another `jax.jit` into it, as a plain function
+  would be.
 - **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
 """
 
@@ -110,9 +109,7 @@ def _check(x0: ArrayLike, n: object, log: object, ordered: object) -> tuple[jax.
 
 
 # --8<-- [start:pattern]
-def _loop(
-    x0: jax.Array, *, n: int, log: Log | None, ordered: bool, on_host: Callable[..., None]
-) -> jax.Array:
+def _loop(x0: jax.Array, *, n: int, log: Log | None, ordered: bool) -> jax.Array:
     def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
         x, k = carry
         x, k = 0.5 * x + 1, k + 1
@@ -123,7 +120,7 @@ def _loop(
     return x
 
 
-_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "ordered", "on_host"))
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "ordered"))
 
 
 def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = True) -> jax.Array:
@@ -145,9 +142,7 @@ def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = 
     """
     x0, ordered = _check(x0, n, log, ordered)
     loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
-    # One compiled loop per (n, log, ordered) and host function: passing on_host too gives
-    # a replaced one (a probe counting calls) a trace of its own.
-    return loop(x0, n=n, log=log, ordered=ordered, on_host=on_host)
+    return loop(x0, n=n, log=log, ordered=ordered)
 
 
 # --8<-- [end:pattern]

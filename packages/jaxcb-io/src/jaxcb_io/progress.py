@@ -115,7 +115,6 @@ def _loop(
     every: int,
     report: Report | None,
     ordered: bool,
-    on_host: Callable[..., None],
 ) -> jax.Array:
     def send(k: jax.Array, x: jax.Array) -> None:
         io_callback(functools.partial(on_host, report), None, k, x, ordered=ordered)
@@ -133,9 +132,7 @@ def _loop(
     return x
 
 
-_compiled_loop = jax.jit(
-    _loop, inline=True, static_argnames=("n", "every", "report", "ordered", "on_host")
-)
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "every", "report", "ordered"))
 
 
 def progress(
@@ -160,8 +157,7 @@ def progress(
     """
     x0, ordered = _check(x0, n, every, report, ordered)
     loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
-    # one compiled loop per static arguments and host function (as in log_steps)
-    return loop(x0, n=n, every=every, report=report, ordered=ordered, on_host=on_host)
+    return loop(x0, n=n, every=every, report=report, ordered=ordered)
 
 
 # --8<-- [end:pattern]

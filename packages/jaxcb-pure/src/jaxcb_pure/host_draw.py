@@ -27,7 +27,6 @@ static arguments, so repeated eager calls reuse one compiled program.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -73,13 +72,9 @@ def _check(shape: object, rng: object, vmap_method: object) -> tuple[int, ...]:
 
 
 # --8<-- [start:pattern]
-@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "vmap_method", "on_host"))
+@functools.partial(jax.jit, inline=True, static_argnames=("shape", "rng", "vmap_method"))
 def _draw(
-    *,
-    shape: tuple[int, ...],
-    rng: np.random.Generator,
-    vmap_method: str | None,
-    on_host: Callable[..., np.ndarray],
+    *, shape: tuple[int, ...], rng: np.random.Generator, vmap_method: str | None
 ) -> jax.Array:
     host = functools.partial(on_host, shape=shape, rng=rng)
     out_type = jax.ShapeDtypeStruct(shape, jnp.float32)
@@ -108,8 +103,7 @@ def host_draw(
     """
     shape = _check(shape, rng, vmap_method)
     rng = _RNG if rng is None else rng
-    # one compiled draw per static arguments and host function (on_host: see jaxcb_io)
-    return _draw(shape=shape, rng=rng, vmap_method=vmap_method, on_host=on_host)
+    return _draw(shape=shape, rng=rng, vmap_method=vmap_method)
 
 
 # --8<-- [end:pattern]

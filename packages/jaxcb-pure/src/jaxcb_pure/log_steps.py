@@ -118,7 +118,6 @@ def _loop(
     n: int,
     log: Callable[[Any, Any], Any] | None,
     vmap_method: str | None,
-    on_host: Callable[..., np.ndarray],
 ) -> jax.Array:
     host = functools.partial(on_host, log=_log_to_logging if log is None else log)
 
@@ -133,7 +132,7 @@ def _loop(
     return x
 
 
-_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "vmap_method", "on_host"))
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n", "log", "vmap_method"))
 
 
 def log_steps(
@@ -165,8 +164,7 @@ def log_steps(
     """
     x0 = _check(x0, n, log, vmap_method)
     loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
-    # one compiled loop per static arguments and host function (on_host: see jaxcb_io)
-    return loop(x0, n=n, log=log, vmap_method=vmap_method, on_host=on_host)
+    return loop(x0, n=n, log=log, vmap_method=vmap_method)
 
 
 # --8<-- [end:pattern]
