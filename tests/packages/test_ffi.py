@@ -10,6 +10,8 @@ the registry test runs.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -542,6 +544,45 @@ def test_probe_counts_live_and_freezes_at_the_end(x32: None) -> None:
     f(x).block_until_ready()  # after the block: not counted
     assert tally.calls == 2
     assert tally.by_function == {"jaxcb_sin_scale": 2}
+
+
+@needs_ffi
+def test_handlers_carry_no_counter_and_run_behind_the_shim(x32: None) -> None:
+    """The kernels a reader copies export nothing but handlers; the probe's slots are in
+    front of every handler the package registered."""
+    from jaxcb_ffi import _probe
+
+    lib = _library.load()
+    for name in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root", "_noop"):
+        for target, symbol in module("jaxcb_ffi", name).HANDLERS.items():
+            assert hasattr(lib, symbol)
+            assert not hasattr(lib, f"{symbol}Calls"), symbol
+            _library.register(target, symbol)
+            assert target in _probe.counted_targets(), target
+
+
+@needs_ffi
+def test_a_handler_registered_before_the_probe_cannot_be_observed() -> None:
+    """A fresh process calls the pattern before discovering the variants: the handler runs
+    without a slot, and observing it says so instead of counting 0."""
+    code = """
+import numpy as np, jaxcb_ffi
+jaxcb_ffi.sin_scale(np.ones(2, np.float32), 2.0).block_until_ready()
+from jaxcb_ffi._probe import KernelProbe
+try:
+    with KernelProbe().observe("sin_scale"):
+        pass
+except RuntimeError as e:
+    print(e)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    assert out.strip() == (
+        "jaxcb_ffi probe: FFI target 'jaxcb_sin_scale' was registered before the counting "
+        "shim was installed, so its calls cannot be counted: discover the variants "
+        "(jaxcb_core.mechanisms.discover()) before calling the patterns"
+    )
 
 
 # --- the registry --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Every pattern module registers its handlers through :func:`register` on first use: copy
 this file with the module (and its `.cc` file) and the pattern keeps working. Its C++ side
-is `_library.cc`; the probe reads the handlers' call counters through :func:`calls`.
+is `_library.cc`.
 
 Why a check: XLA refuses a handler built against *newer* FFI headers than its own ("the
 handler's API version (0.5) is incompatible with the framework's API version (0.3)"), and
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import jax
 
-__all__ = ["LIBRARY", "calls", "check_headers", "load", "missing_ffi", "register"]
+__all__ = ["LIBRARY", "check_headers", "load", "missing_ffi", "register"]
 
 LIBRARY = "libjaxcb_ffi.so"
 
@@ -98,10 +98,3 @@ def register(target: str, symbol: str) -> None:
         handler = getattr(load(), symbol)
         jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(handler), platform="cpu")
         _registered.add(target)
-
-
-def calls(symbol: str) -> int:
-    """How many times the handler `symbol` has run in this process (its C++ counter)."""
-    counter = getattr(load(), f"{symbol}Calls")
-    counter.restype = ctypes.c_int64
-    return int(counter())

@@ -1,35 +1,129 @@
-"""The probe of the ffi_call variants: handler invocations, read from the C++ counters.
+"""The probe of the ffi_call variants: handler calls, counted by a shim in front of each.
 
-Every handler counts its own calls in an atomic counter (`<Symbol>Calls()` in its `.cc`
-file). Observing a computation reads the counters of all of its handlers (forward and
-backward) when the block starts and again whenever `calls` is read, until the block ends.
+The handlers a reader copies carry no counters. Building the package also builds the
+counting shim, `libjaxcb_ffi_counting.so` (`_counting.cc`): 64 slots, each an XLA FFI
+handler that adds one to its counter and passes the call frame on, unchanged, to the
+handler behind it. Constructing a :class:`KernelProbe` (the registry does, when the
+variants are discovered) wraps `jax.ffi.register_ffi_target` once: from then on a CPU
+handler registered by the package, through `_library.register` on a pattern's first use,
+is registered behind a slot of its own. Observing a computation reads the slots of all
+of its handlers (forward and backward) when the block starts and again whenever `calls`
+is read, until the block ends.
+
+A handler registered before the probe existed runs without a slot in front of it, and its
+calls cannot be counted: observing its computation raises `RuntimeError` naming it.
 It follows the probe contract of `jaxcb_core.probe` without importing it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import importlib
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
-from ._library import calls as _counter
+import jax
 
-__all__ = ["HandlerCalls", "KernelProbe"]
+from . import _library
+
+__all__ = ["COUNTING", "HandlerCalls", "KernelProbe", "counted_targets", "install"]
+
+COUNTING = "libjaxcb_ffi_counting.so"
+
+_lock = threading.Lock()
+_slots: dict[str, int] = {}  # FFI target -> slot of the shim in front of its handler
+_original: Callable[..., Any] | None = None  # jax.ffi.register_ffi_target before install()
+
+
+@functools.cache
+def _shim() -> ctypes.CDLL:
+    """The counting library, from beside the handlers' library."""
+    path = Path(_library.load()._name).with_name(COUNTING)
+    if not path.is_file():
+        raise RuntimeError(
+            f"jaxcb_ffi: the probe's counting shim ({COUNTING}) is not installed beside "
+            f"{path.parent / _library.LIBRARY}: reinstall jaxcb-ffi and read the build output."
+        )
+    lib = ctypes.CDLL(str(path))
+    lib.JaxcbCountingShim.restype = ctypes.c_void_p
+    lib.JaxcbCountingShim.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    lib.JaxcbCountingCalls.restype = ctypes.c_int64
+    lib.JaxcbCountingCalls.argtypes = [ctypes.c_int]
+    return lib
+
+
+def _pointer(capsule: Any) -> int:
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return int(get(capsule, None))
+
+
+def _behind_slot(target: str, capsule: Any) -> Any:
+    """A capsule of the slot now in front of the handler in `capsule`."""
+    lib = _shim()
+    slot = _slots.get(target, len(_slots))
+    if slot >= lib.JaxcbCountingSlots():
+        raise RuntimeError(f"jaxcb_ffi probe: no counting slot left for FFI target {target!r}")
+    shim = lib.JaxcbCountingShim(slot, _pointer(capsule))
+    _slots[target] = slot
+    return jax.ffi.pycapsule(shim)
+
+
+def install() -> None:
+    """Wrap `jax.ffi.register_ffi_target` so that CPU handlers get a counting slot (once)."""
+    global _original
+    with _lock:
+        if _original is not None or _library.missing_ffi() is not None:
+            return
+        _shim()  # a missing shim fails here, at discovery, not at a handler's first call
+        original = jax.ffi.register_ffi_target
+
+        @functools.wraps(original)
+        def register_counted(name: str, fn: Any, platform: str = "cpu", *a: Any, **k: Any) -> Any:
+            if platform == "cpu" and type(fn).__name__ == "PyCapsule":
+                with _lock:
+                    fn = _behind_slot(name, fn)
+            return original(name, fn, platform, *a, **k)
+
+        jax.ffi.register_ffi_target = register_counted
+        _original = original
+
+
+def counted_targets() -> dict[str, int]:
+    """`{FFI target: slot}` of every handler registered behind the shim so far."""
+    return dict(_slots)
+
+
+def _calls(target: str) -> int:
+    slot = _slots.get(target)
+    return 0 if slot is None else int(_shim().JaxcbCountingCalls(slot))
 
 
 class HandlerCalls:
     """Handler calls since the observation began: `calls` in all, `by_function` per target."""
 
-    def __init__(self, handlers: Mapping[str, str]) -> None:
-        self._handlers = dict(handlers)
-        self._start = {t: _counter(s) for t, s in self._handlers.items()}
+    def __init__(self, targets: Iterable[str]) -> None:
+        self._targets = tuple(targets)
+        uncounted = [t for t in self._targets if t in _library._registered and t not in _slots]
+        if uncounted:
+            raise RuntimeError(
+                f"jaxcb_ffi probe: FFI target {uncounted[0]!r} was registered before the "
+                "counting shim was installed, so its calls cannot be counted: discover the "
+                "variants (jaxcb_core.mechanisms.discover()) before calling the patterns"
+            )
+        self._start = {t: _calls(t) for t in self._targets}
         self._end: dict[str, int] | None = None
 
     def _now(self) -> dict[str, int]:
         return self._end if self._end is not None else self._read()
 
     def _read(self) -> dict[str, int]:
-        return {t: _counter(s) - self._start[t] for t, s in self._handlers.items()}
+        return {t: _calls(t) - self._start[t] for t in self._targets}
 
     def stop(self) -> None:
         self._end = self._read()
@@ -48,14 +142,15 @@ class KernelProbe:
 
     def __init__(self, package: str = "jaxcb_ffi") -> None:
         self.package = package
+        install()
 
-    def handlers(self, computation: str) -> dict[str, str]:
-        """`{FFI target: C++ symbol}` of every handler of `computation`."""
+    def handlers(self, computation: str) -> tuple[str, ...]:
+        """The FFI targets of every handler of `computation`."""
         try:
             module = importlib.import_module(f"{self.package}.{computation}")
         except ModuleNotFoundError:  # the private helpers (`_noop`), not catalog computations
             module = importlib.import_module(f"{self.package}._{computation}")
-        return dict(module.HANDLERS)
+        return tuple(module.HANDLERS)
 
     @contextlib.contextmanager
     def observe(self, computation: str) -> Iterator[HandlerCalls]:

@@ -1,7 +1,8 @@
 """The variants this package adds to the support matrix (entry point ``jaxcb.mechanisms``).
 
 Not a pattern to copy: it only tells the harness which function implements which
-computation, and how host calls are counted (the handlers' C++ counters, `_probe.py`).
+computation, and how host calls are counted (a counting shim in front of each handler,
+`_probe.py`).
 Where the installed JAX has no `jax.ffi`, both rows say so for every computation.
 """
 

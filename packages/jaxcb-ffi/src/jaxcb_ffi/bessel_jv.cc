@@ -1,5 +1,4 @@
 // The Bessel function J_v(z) of integer order as an XLA FFI handler, by std::cyl_bessel_j (C++17).
-#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -11,8 +10,6 @@
 namespace ffi = xla::ffi;
 
 namespace {
-
-std::atomic<std::int64_t> calls{0};  // handler invocations, read by the probe
 
 // --8<-- [start:kernel]
 // std::cyl_bessel_j takes order >= 0 and z >= 0 only; integer orders extend by symmetry:
@@ -39,7 +36,6 @@ void BesselJv(const std::int32_t* v, const T* z, T* out, std::size_t n) {
 
 ffi::Error BesselJvImpl(ffi::Buffer<ffi::S32> v, ffi::AnyBuffer z,
                         ffi::Result<ffi::AnyBuffer> out) {
-  calls.fetch_add(1, std::memory_order_relaxed);
   const std::size_t n = z.element_count();
   if (v.element_count() != n || out->element_count() != n) {
     return ffi::Error::InvalidArgument(
@@ -74,5 +70,3 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbBesselJv, BesselJvImpl,
                                   .Arg<ffi::Buffer<ffi::S32>>()  // v: checked by XLA FFI
                                   .Arg<ffi::AnyBuffer>()         // z: float32 or float64
                                   .Ret<ffi::AnyBuffer>());
-
-extern "C" std::int64_t JaxcbBesselJvCalls() { return calls.load(); }

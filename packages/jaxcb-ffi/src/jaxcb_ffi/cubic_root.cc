@@ -1,9 +1,7 @@
 // The real root of x**3 + a*x - b as an XLA FFI handler: safeguarded Newton in a bracket.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -13,8 +11,6 @@
 namespace ffi = xla::ffi;
 
 namespace {
-
-std::atomic<std::int64_t> calls{0};  // handler invocations, read by the probe
 
 // --8<-- [start:kernel]
 // Newton's method kept inside a bracket [lo, hi] with f(lo) <= 0 <= f(hi): a step that leaves
@@ -69,7 +65,6 @@ ffi::Error CubicRoots(const T* a, const T* b, T* out, std::size_t n) {
 
 // a and b arrive with the same number of elements (the wrapper broadcasts them): elementwise.
 ffi::Error CubicRootImpl(ffi::AnyBuffer a, ffi::AnyBuffer b, ffi::Result<ffi::AnyBuffer> out) {
-  calls.fetch_add(1, std::memory_order_relaxed);
   const std::size_t n = a.element_count();
   if (b.element_type() != a.element_type()) {
     return ffi::Error::InvalidArgument("cubic_root kernel: a and b must have the same dtype");
@@ -102,5 +97,3 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbCubicRoot, CubicRootImpl,
                                   .Arg<ffi::AnyBuffer>()  // a
                                   .Arg<ffi::AnyBuffer>()  // b
                                   .Ret<ffi::AnyBuffer>());
-
-extern "C" std::int64_t JaxcbCubicRootCalls() { return calls.load(); }

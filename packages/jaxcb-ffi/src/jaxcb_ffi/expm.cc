@@ -1,10 +1,8 @@
 // The matrix exponential as XLA FFI handlers: scaling and squaring with a Pade approximant,
 // batched over leading axes, and the Frechet derivative its reverse-mode rule needs.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,8 +11,6 @@
 namespace ffi = xla::ffi;
 
 namespace {
-
-std::atomic<std::int64_t> expm_calls{0}, frechet_calls{0};  // read by the probe
 
 using Matrix = std::vector<double>;  // n x n, row-major
 
@@ -144,7 +140,6 @@ ffi::Error CheckStack(const ffi::AnyBuffer& a, std::size_t* count, std::size_t* 
 }
 
 ffi::Error ExpmImpl(ffi::AnyBuffer a, ffi::Result<ffi::AnyBuffer> out) {
-  expm_calls.fetch_add(1, std::memory_order_relaxed);
   std::size_t count = 0, n = 0;
   if (ffi::Error e = CheckStack(a, &count, &n); e.failure()) return e;
   if (a.element_type() == ffi::F32) {
@@ -154,7 +149,6 @@ ffi::Error ExpmImpl(ffi::AnyBuffer a, ffi::Result<ffi::AnyBuffer> out) {
 }
 
 ffi::Error ExpmVjpImpl(ffi::AnyBuffer a, ffi::AnyBuffer g, ffi::Result<ffi::AnyBuffer> out) {
-  frechet_calls.fetch_add(1, std::memory_order_relaxed);
   std::size_t count = 0, n = 0;
   if (ffi::Error e = CheckStack(a, &count, &n); e.failure()) return e;
   if (g.element_type() != a.element_type()) {
@@ -184,6 +178,3 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbExpmVjp, ExpmVjpImpl,
                                   .Arg<ffi::AnyBuffer>()  // a, the saved primal
                                   .Arg<ffi::AnyBuffer>()  // g, the output cotangent
                                   .Ret<ffi::AnyBuffer>());
-
-extern "C" std::int64_t JaxcbExpmCalls() { return expm_calls.load(); }
-extern "C" std::int64_t JaxcbExpmVjpCalls() { return frechet_calls.load(); }

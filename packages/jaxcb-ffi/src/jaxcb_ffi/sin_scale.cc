@@ -1,8 +1,6 @@
 // sin(x) * y + 1 as an XLA FFI handler, for float32 and float64.
-#include <atomic>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 #include "xla/ffi/api/ffi.h"
@@ -10,8 +8,6 @@
 namespace ffi = xla::ffi;
 
 namespace {
-
-std::atomic<std::int64_t> calls{0};  // handler invocations, read by the probe
 
 // --8<-- [start:kernel]
 // y holds one value per contiguous block of x: one block when nothing is batched, one per
@@ -25,7 +21,6 @@ void SinScale(const T* x, const T* y, T* out, std::size_t blocks, std::size_t bl
 }
 
 ffi::Error SinScaleImpl(ffi::AnyBuffer x, ffi::AnyBuffer y, ffi::Result<ffi::AnyBuffer> out) {
-  calls.fetch_add(1, std::memory_order_relaxed);
   const std::size_t n = x.element_count(), blocks = y.element_count();
   if (y.element_type() != x.element_type()) {
     return ffi::Error::InvalidArgument("sin_scale kernel: y must have the dtype of x");
@@ -65,5 +60,3 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbSinScale, SinScaleImpl,
                                   .Arg<ffi::AnyBuffer>()  // x
                                   .Arg<ffi::AnyBuffer>()  // y
                                   .Ret<ffi::AnyBuffer>());
-
-extern "C" std::int64_t JaxcbSinScaleCalls() { return calls.load(); }

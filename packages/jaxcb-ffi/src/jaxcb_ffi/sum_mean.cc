@@ -1,7 +1,5 @@
 // The sum and the mean over the last axis as an XLA FFI handler: one input, two results.
-#include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 #include "xla/ffi/api/ffi.h"
@@ -9,8 +7,6 @@
 namespace ffi = xla::ffi;
 
 namespace {
-
-std::atomic<std::int64_t> calls{0};  // handler invocations, read by the probe
 
 // --8<-- [start:kernel]
 // x is `rows` rows of `n` contiguous values (row-major: the last axis is the fastest); leading
@@ -27,7 +23,6 @@ void SumMean(const T* x, T* sum, T* mean, std::size_t rows, std::size_t n) {
 
 ffi::Error SumMeanImpl(ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> sum,
                        ffi::Result<ffi::AnyBuffer> mean) {
-  calls.fetch_add(1, std::memory_order_relaxed);
   const auto dims = x.dimensions();
   if (dims.size() == 0) {
     return ffi::Error::InvalidArgument("sum_mean kernel: x must have at least one axis");
@@ -60,5 +55,3 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(JaxcbSumMean, SumMeanImpl,
                                   .Arg<ffi::AnyBuffer>()   // x
                                   .Ret<ffi::AnyBuffer>()   // sum
                                   .Ret<ffi::AnyBuffer>());  // mean
-
-extern "C" std::int64_t JaxcbSumMeanCalls() { return calls.load(); }
