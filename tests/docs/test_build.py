@@ -148,3 +148,25 @@ def test_claims_page_renders_verdicts(
         assert f'href="#claim-{i}"' in raw
     for _, data in matrix_files:
         assert f"JAX {data['environment']['jax']}" in text
+
+
+def test_contributing_guide_is_on_the_site_and_the_harness_api_is_not_a_reader_page(
+    site: Path,
+) -> None:
+    guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    page = (site / "contributing" / "index.html").read_text(encoding="utf-8")
+    headings = re.findall(r"^#{1,2} (.+)$", guide, flags=re.M)
+    shown = [
+        html.unescape(re.sub(r"<[^>]+>", "", h))
+        for h in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", page, flags=re.S)
+    ]
+    assert [h.replace("`", "") for h in headings] == [h.replace("¶", "").strip() for h in shown]
+    # jaxcb_core's API is rendered under the contributors' section only
+    rendered = sorted(
+        p.relative_to(site).parent.as_posix()
+        for p in site.rglob("index.html")
+        if 'id="jaxcb_core.' in p.read_text(encoding="utf-8")
+    )
+    assert rendered == ["contributing/api/core", "zh/contributing/api/core"]
+    reader_api = (site / "api" / "index.html").read_text(encoding="utf-8")
+    assert "../contributing/api/core/" in reader_api

@@ -222,3 +222,37 @@ def test_built_pages_have_no_placeholder_left(site: Path) -> None:
         str(p.relative_to(site)) for p in site.rglob("*.html") if "data-jx-kept" in p.read_text()
     ]
     assert not left, f"pages with a block never put back: {left}"
+
+
+# --- the contributors' directive table ---------------------------------------------------
+
+
+def test_directive_table_lists_every_directive_with_its_arguments() -> None:
+    table = directives.d_directives("contributing/site.md").splitlines()
+    rows = {line.split("|")[1].strip().strip("`"): line for line in table[2:]}
+    assert set(rows) == {f"jaxcb:{name}" for name in directives.DIRECTIVES} | {"jaxcb:claims-table"}
+    assert rows["jaxcb:verdict"].split("|")[2].strip() == (
+        "`VARIANT COMPUTATION TRANSFORM [EXPECT ...]`"
+    )
+    assert rows["jaxcb:gotcha"].split("|")[2].strip() == "`OID [GROUP]`"
+    assert rows["jaxcb:legend"].split("|")[2].strip() == "–"
+    for name, row in rows.items():
+        assert row.split("|")[3].strip(), f"{name}: nothing says what it expands to"
+
+
+def test_every_directive_on_a_page_is_in_the_table() -> None:
+    import re
+
+    used = set()
+    for md in sorted(Path(directives.__file__).resolve().parents[2].rglob("*.md")):
+        used |= set(re.findall(r"^[ \t]*<!-- jaxcb:([a-z-]+)", md.read_text("utf-8"), re.M))
+    assert used, "no directive found under docs/"
+    assert used - set(directives.DIRECTIVES) <= {"claims-table"}
+
+
+def test_a_directive_without_a_docstring_fails_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(directives.DIRECTIVES, "bare", lambda src: "")
+    with pytest.raises(
+        directives.DirectiveError, match="jaxcb:bare: its function has no docstring"
+    ):
+        directives.d_directives("contributing/site.md")

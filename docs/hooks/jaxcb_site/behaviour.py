@@ -142,6 +142,7 @@ def _source(oid: str) -> tuple[str, str]:
 
 
 def d_gotcha(src: str, oid: str, group: str = "gotcha") -> str:
+    """A gotcha's measured program (its source section) and what it did on each JAX."""
     path, section = _source(oid.split("/")[-1])
     code = f'```python title="{path}"\n--8<-- "{path}:{section}"\n```'
     return code + "\n\n" + d_table(src, group, oid)

@@ -87,6 +87,8 @@ def _mark(envs: list[str], n: int) -> str:
 
 
 def d_expect(src: str, subject: str, computation: str, transform: str, *pairs: str) -> str:
+    """Nothing on the page: the build fails unless the cited matrix cells have every
+    ``FIELD=VALUE`` stated."""
     expect = parse(pairs)
     found = cells(subject, computation, transform, expect.pop("jax", None))
     if not found:
@@ -100,6 +102,8 @@ def d_expect(src: str, subject: str, computation: str, transform: str, *pairs: s
 
 
 def d_expect_observation(src: str, group: str, oid: str, *pairs: str) -> str:
+    """Nothing on the page: the build fails unless the behaviour observation has every
+    ``FIELD=VALUE`` stated."""
     expect = parse(pairs)
     found = [
         (label, o.model_dump()["outcome"] | {"id": o.id})

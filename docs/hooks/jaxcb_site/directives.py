@@ -1,28 +1,16 @@
 """The ``<!-- jaxcb:NAME args -->`` directives and what each expands to.
 
-=====================  ==============================================================
-directive              expands to
-=====================  ==============================================================
-computation NAME       catalog facts, code tabs (one per mechanism package) and the
-                       computation's slice of the measured matrix
-matrix                 the full matrix (every file, switch, filters, legend)
-environments           one row per matrix file: versions, platform, devices, file
-summary [MECH ...]     variants × transforms, aggregated over computations
-variants MECH          the registry's variants of one mechanism (id, label, doc)
-computations           the catalog as a table linking to the computation pages
-verdict V C T          what each committed JAX does for (variant, computation, transform)
-legend                 the cell legend
-bench-NAME             a section of the performance page (``jaxcb_site.perf``)
-check-rules [seeds]    ``jaxcb check``'s rule table, or its findings on the seed code
-example PKG NAME       docs/examples/PKG/NAME.py and the output tests/examples recorded
-dist-NAME              the multi-process page (``jaxcb_site.distributed``)
-lesson-head, cell,     the learning path's lessons (``jaxcb_site.lessons``): a lesson's
-shows, lesson-file     steps and their recorded output
-=====================  ==============================================================
+A directive stands alone on a line of a page; ``DIRECTIVES`` maps its name to the function
+that expands it, called with the page's path and the directive's arguments. The table of
+all of them, with their arguments and what they expand to, is generated from
+``DIRECTIVES`` and the functions' docstrings by ``<!-- jaxcb:directives -->`` on the
+contributors' page (``docs/contributing/site.md``): a directive without a docstring fails
+the build there.
 """
 
 from __future__ import annotations
 
+import inspect
 import posixpath
 import re
 import shlex
@@ -72,10 +60,13 @@ def _no_data() -> str:
 
 
 def d_legend(src: str) -> str:
+    """The cell legend: what each glyph of a matrix cell means."""
     return render.legend()
 
 
 def d_environments(src: str) -> str:
+    """One row per matrix file: JAX, jaxlib, Python, NumPy, SciPy, platform, devices, x64,
+    cells and how long the run took."""
     ms = load_matrices()
     if not ms:
         return _no_data()
@@ -329,6 +320,8 @@ def d_variants(src: str, *wanted: str) -> str:
 
 
 def d_computations(src: str) -> str:
+    """The catalog as a table: each computation linked to its page, with its kind,
+    signature, summary and source."""
     lines = ["| computation | kind | signature | what | from |", "|---|---|---|---|---|"]
     for c in _catalog().values():
         page = rel(src, f"computations/{c['name']}.md")
@@ -340,6 +333,8 @@ def d_computations(src: str) -> str:
 
 
 def d_computation(src: str, name: str) -> str:
+    """One computation's page body: its catalog facts, a code tab per mechanism package and
+    its slice of the measured matrix."""
     cat = _catalog()
     if name not in cat:
         raise DirectiveError(f"unknown computation {name!r}")
@@ -540,6 +535,44 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
     **lessons.DIRECTIVES,  # lesson-head, cell, shows, lesson-file: the learning path
 }
+
+
+def _arguments(fn: Callable[..., str]) -> str:
+    """The directive's arguments as its signature names them: ``NAME``, ``[NAME]`` when it
+    has a default, ``[NAME ...]`` for any number."""
+    out = []
+    for p in list(inspect.signature(fn).parameters.values())[1:]:  # after the page's path
+        name = p.name.upper()
+        if p.kind is p.VAR_POSITIONAL:
+            out.append(f"[{name} ...]")
+        elif p.default is not p.empty:
+            out.append(f"[{name}]")
+        else:
+            out.append(name)
+    return " ".join(out)
+
+
+def d_directives(src: str) -> str:
+    """Every directive the site engine knows, from its own table: name, arguments, what it
+    expands to (the first paragraph of its function's docstring) and the module defining it."""
+    rows = ["| directive | arguments | expands to | module |", "|---|---|---|---|"]
+    for name, fn in sorted(DIRECTIVES.items()):
+        doc = inspect.getdoc(fn)
+        if not doc:
+            raise DirectiveError(f"jaxcb:{name}: its function has no docstring to list")
+        what = " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
+        module = fn.__module__.rsplit(".", 1)[-1]
+        args = _arguments(fn)
+        rows.append(f"| `jaxcb:{name}` | {f'`{args}`' if args else '–'} | {what} | `{module}.py` |")
+    rows.append(
+        "| `jaxcb:claims-table` | – | "
+        + " ".join((inspect.getdoc(claims_table) or "").split("\n\n")[0].split())
+        + " | `directives.py` |"
+    )
+    return "\n".join(rows)
+
+
+DIRECTIVES["directives"] = d_directives  # this table itself (docs/contributing/site.md)
 
 
 CLAIM = re.compile(r"^### (\d+)\. (.+?) \{ #(claim-\d+) \}\s*$", re.M)

@@ -36,6 +36,8 @@ def _ms(seconds: list[float]) -> str:
 
 
 def d_cost(src: str) -> str:
+    """Per multi-process file: one host call on gathered input under ``jit`` against one
+    call per shard under ``shard_map``, timed."""
     parts = []
     for m in load_distributed():
         cost = m.record.sharding_cost

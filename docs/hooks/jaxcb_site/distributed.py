@@ -47,6 +47,8 @@ def _layout(m: Matrix) -> str:
 
 
 def d_env(src: str) -> str:
+    """One line per multi-process matrix file: JAX, jaxlib, Python, the layout of processes
+    and devices, its cells, and how long it took."""
     lines = []
     for m in _files():
         e = m.env
@@ -129,6 +131,7 @@ def _blocks(inner: list[tuple[Matrix, str]]) -> str:
 
 
 def d_table(src: str, computation: str) -> str:
+    """Per multi-process file, one computation: variants × transforms, host calls per process."""
     out = []
     for m in _files():
         if not any(c["name"] == computation for c in m.computations):
@@ -148,6 +151,7 @@ def d_table(src: str, computation: str) -> str:
 
 
 def d_summary(src: str) -> str:
+    """Per multi-process file: variants × computations, aggregated over the transforms."""
     out = []
     for m in _files():
         names = [c["name"] for c in m.computations]
@@ -185,6 +189,8 @@ def _fields(cell: dict[str, Any]) -> dict[str, Any]:
 
 
 def d_expect(src: str, variant: str, computation: str, transform: str, *pairs: str) -> str:
+    """Nothing on the page: the build fails unless the multi-process cells have every
+    ``FIELD=VALUE`` stated."""
     expect = claims.parse(pairs)
     only = expect.pop("jax", None)
     found = [

@@ -137,7 +137,7 @@ def block(package: str, name: str, *, src: str, link: Any = None) -> str:
 
 
 def directive(src: str, package: str, name: str) -> str:
-    """``<!-- jaxcb:example PACKAGE NAME -->``: ``docs/examples/PACKAGE/NAME.py`` and its output."""
+    """``docs/examples/PACKAGE/NAME.py``, whole, and the output ``tests/examples`` recorded for it."""
     from .code import github
 
     return block(package, name, src=src, link=github)

@@ -6,10 +6,10 @@ heading: ``## ordered effect { #ordered-effect }``, optionally followed by
 default the heading, without backticks). A term written as code in the heading
 (``## `vmap_method` { #vmap-method }``) is matched where a page writes it as code.
 
-On every reader page (not the glossary itself, not the API reference) the first use of each
-term in running text (paragraphs, list items, table cells) becomes a link to its definition,
-with the definition's first sentence as its title; text inside links, code blocks, headings
-and buttons is left alone. Both glossaries must define the same anchors: a page in either
+On every reader page (not the glossary itself, the API reference or the contributors' pages)
+the first use of each term in running text (paragraphs, list items, table cells) becomes a
+link to its definition, with the definition's first sentence as its title; text inside
+links, code blocks, headings and buttons is left alone. Both glossaries must define the same anchors: a page in either
 language links to the glossary of its language. A link to a glossary anchor that is not defined
 fails the strict build (mkdocs' anchor validation).
 """
@@ -31,7 +31,7 @@ GLOSSARY = {
 URL = {"en": "learn/glossary/", "zh": "zh/learn/glossary/"}
 HEADING = re.compile(r"^## (.+?) \{ #([a-z0-9-]+) \}[ \t]*$", re.M)
 TERMS = re.compile(r"^<!-- terms: (.+?) -->[ \t]*$", re.M)
-SKIP_PAGES = ("api/", "learn/glossary")
+SKIP_PAGES = ("api/", "contributing/", "learn/glossary")
 # Elements whose text is never linked, and those whose text is.
 NEVER = {
     "a",

@@ -124,6 +124,7 @@ def plural(n: int, word: str) -> str:
 
 
 def sec_devices() -> str:
+    """One row per benchmark file: device, processor, versions, backend, date."""
     rows, warnings = [], []
     for d in devices():
         e = d.env
@@ -175,6 +176,7 @@ def _headline(d: Device) -> str:
 
 
 def sec_headline() -> str:
+    """What one call costs at one element (sin_scale), every column, with its plot, per device file."""
     return per_device(_headline)
 
 
@@ -238,6 +240,7 @@ def _pick(d: Device) -> str:
 
 
 def sec_pick() -> str:
+    """Which column is fastest for which kind of use, per device file (generated)."""
     return per_device(_pick)
 
 
@@ -271,6 +274,7 @@ def _targets(d: Device) -> str:
 
 
 def sec_targets() -> str:
+    """The benchmark targets per device file, met or not, grouped by name."""
     return per_device(_targets)
 
 
@@ -302,6 +306,7 @@ def _calls(d: Device) -> str:
 
 
 def sec_calls() -> str:
+    """Time per call of every pattern and minimal form, per computation and size."""
     return per_device(_calls)
 
 
@@ -343,6 +348,7 @@ def _sizes(d: Device) -> str:
 
 
 def sec_sizes() -> str:
+    """sin_scale against input size: each column's time as a multiple of the NumPy floor."""
     return per_device(_sizes)
 
 
@@ -369,6 +375,7 @@ def _vmap(d: Device) -> str:
 
 
 def sec_vmap() -> str:
+    """Time per batch against batch size under ``jax.vmap`` (plot and tables)."""
     return per_device(_vmap)
 
 
@@ -408,6 +415,7 @@ def _loops(d: Device) -> str:
 
 
 def sec_loops() -> str:
+    """Host calls and time per step inside ``lax.scan`` loops."""
     return per_device(_loops)
 
 
@@ -440,6 +448,7 @@ def _grad(d: Device) -> str:
 
 
 def sec_grad() -> str:
+    """Time of ``jax.grad`` through each pattern, beside native JAX."""
     return per_device(_grad)
 
 
@@ -479,6 +488,7 @@ def _eager(d: Device) -> str:
 
 
 def sec_eager() -> str:
+    """Eager (un-jitted) calls: time per call without ``jax.jit``."""
     return per_device(_eager)
 
 
@@ -520,6 +530,7 @@ def _seeds(d: Device) -> str:
 
 
 def sec_seeds() -> str:
+    """The popular texts' code beside the pattern of the same mechanism."""
     return per_device(_seeds)
 
 
@@ -584,6 +595,7 @@ def _findings(d: Device) -> str:
 
 
 def sec_findings() -> str:
+    """The findings, per device file: what the timings show, in sentences built from them."""
     return per_device(_findings)
 
 
