@@ -450,9 +450,10 @@ def d_api(src: str, package: str) -> str:
 
 
 def d_check_rules(src: str, what: str = "rules") -> str:
-    """``jaxcb check``'s rule table (``rules``) or its findings on the seed texts' code
-    (``seeds``, checked at build time), from ``jaxcb_core.check`` (standard library only)."""
-    from jaxcb_core import check
+    """``jaxcb check``'s rule table (``rules``), its findings on the two source texts' code
+    (``seeds``) or its precision and recall on its corpus (``corpus``), the last two checked
+    at build time, from ``jaxcb_check`` (standard library only)."""
+    from jaxcb_check import checker as check
 
     def md(s: str) -> str:  # table-cell text; `code spans` kept as written
         parts = re.split(r"(`[^`]*`)", s)
@@ -479,8 +480,10 @@ def d_check_rules(src: str, what: str = "rules") -> str:
                 f"| `{r.id}` | {md(r.title)} | {md(r.replacement)} | {kind}{note} | {cell} |"
             )
         return "\n".join(rows)
+    if what == "corpus":
+        return _check_corpus(check)
     if what != "seeds":
-        raise DirectiveError(f"check-rules: unknown argument {what!r} (rules or seeds)")
+        raise DirectiveError(f"check-rules: unknown argument {what!r} (rules, seeds or corpus)")
     seeds = sorted(data.ROOT.glob("tests/core/seeds/*.py"))
     report = check.check_paths([str(p) for p in seeds])
     if not seeds or report.errors:
@@ -517,7 +520,7 @@ def d_check_rules(src: str, what: str = "rules") -> str:
 DIRECTIVES: dict[str, Callable[..., str]] = {
     "api": d_api,
     "calls": d_calls,
-    "check-rules": d_check_rules,  # docs/check.md (jaxcb_core.check)
+    "check-rules": d_check_rules,  # docs/check.md (jaxcb_check)
     "computation": d_computation,
     "contracts": d_contracts,
     "computations": d_computations,
@@ -535,6 +538,40 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
     **lessons.DIRECTIVES,  # lesson-head, cell, shows, lesson-file: the learning path
 }
+
+
+EXPECT = re.compile(r"#\s*expect:\s*(JXC\d{3}(?:\s*,\s*JXC\d{3})*)\s*$")
+
+
+def _check_corpus(check: Any) -> str:
+    """The checker run on ``tests/core/check_corpus`` now: precision and recall against the
+    ``# expect:`` comments, in all and per rule."""
+    files = sorted(data.ROOT.glob("tests/core/check_corpus/*.py"))
+    report = check.check_paths([str(p) for p in files])
+    if not files or report.errors:
+        raise DirectiveError(f"check-rules corpus: tests/core/check_corpus: {report.errors}")
+    got = {(Path(f.path).name, f.line, f.rule) for f in report.findings}
+    want = set()
+    for p in files:
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+            m = EXPECT.search(line)
+            if m:
+                want |= {(p.name, n, r.strip()) for r in m.group(1).split(",")}
+    true = got & want
+
+    def pct(a: int, b: int) -> str:
+        return f"{a / b:.0%}" if b else "–"
+
+    rows = ["| rule | expected | reported | right |", "|---|---|---|---|"]
+    for r in check.RULES:
+        w = {x for x in want if x[2] == r.id}
+        g = {x for x in got if x[2] == r.id}
+        rows.append(f"| `{r.id}` | {len(w)} | {len(g)} | {len(w & g)} |")
+    return (
+        f"On {len(files)} files ({', '.join(f'`{p.name}`' for p in files)}), checked when this "
+        f"page was built: {len(got)} findings for {len(want)} expected, **precision "
+        f"{pct(len(true), len(got))}, recall {pct(len(true), len(want))}**.\n\n" + "\n".join(rows)
+    )
 
 
 def _arguments(fn: Callable[..., str]) -> str:

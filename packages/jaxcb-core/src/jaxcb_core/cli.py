@@ -87,9 +87,9 @@ def _cmd_smoke(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from . import check  # the standard library only: `jaxcb check` never imports JAX
+    from jaxcb_check import checker  # the standard library only: never imports JAX
 
-    return check.run(args.paths, args.format)
+    return checker.run(args.paths, args.format, args.select, args.ignore)
 
 
 def render(data: MatrixFile, width: int = 80) -> str:
@@ -372,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("--show", metavar="FILE", help="print a committed matrix file, run nothing")
     m.add_argument("--details", action="store_true", help="also list why each cell is not ok")
     m.add_argument("-v", "--verbose", action="store_true", help="print each cell as it runs")
-    from .check import EXAMPLE, add_arguments
+    from jaxcb_check.checker import EXAMPLE, add_arguments
 
     c = sub.add_parser(
         "check",

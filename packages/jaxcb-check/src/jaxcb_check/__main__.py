@@ -1,0 +1,7 @@
+"""``python -m jaxcb_check PATH ...``."""
+
+import sys
+
+from .checker import main
+
+sys.exit(main())
