@@ -43,6 +43,8 @@ import numpy as np
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sin_scale", "sin_scale_callback"]
 
 VMAP_METHOD = "expand_dims"
@@ -71,34 +73,10 @@ def on_host(ctx: ExecutionContext, out: Buffer, x: Buffer, y: Buffer) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
 def _check(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
     """`x` and `y` in one floating dtype (float16, bfloat16: float32), and the result's."""
-    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
-    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
-        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
-    if y.ndim != 0:
-        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    _vmap_method("sin_scale", vmap_method)
+    x, y = _checks.sin_scale(x, y)
+    _checks.vmap_method("sin_scale", vmap_method, VMAP_METHODS)
     wide = jnp.promote_types(x.dtype, jnp.float32)
     return x.astype(wide), y.astype(wide), x.dtype
 

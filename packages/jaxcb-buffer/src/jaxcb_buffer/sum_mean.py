@@ -38,6 +38,8 @@ import numpy as np
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sum_mean", "sum_mean_callback"]
 
 VMAP_METHOD = "expand_dims"
@@ -64,32 +66,10 @@ def on_host(ctx: ExecutionContext, out: tuple[Buffer, Buffer], x: Buffer) -> Non
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
 def _check(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
     """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
-    x = _array("sum_mean", "x", x)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
-    if x.ndim < 1:
-        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    _vmap_method("sum_mean", vmap_method)
+    x = _checks.sum_mean(x)
+    _checks.vmap_method("sum_mean", vmap_method, VMAP_METHODS)
     return x.astype(jnp.promote_types(x.dtype, jnp.float32)), x.dtype
 
 

@@ -43,13 +43,15 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["NODES", "RANGE", "bessel_jv", "on_host"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
 
 NODES = 128
 RANGE = 80  # accurate for |v| + |z| <= RANGE; NaN beyond
-ORDER_LIMIT = 2**31 - 2  # int32 orders
+ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
 
 
 def _log(name: str, values: dict[str, np.ndarray]) -> None:
@@ -66,69 +68,13 @@ def on_host(report: Report | None, v: Any, z: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
-def _orders(fn: str, v: ArrayLike) -> jax.Array:
-    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
-    v = _array(fn, "v", v)
-    if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
-    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
-        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
-        v = jnp.clip(v, low, ORDER_LIMIT)
-    return v.astype(jnp.int32)
-
-
 def _check(
     v: ArrayLike, z: ArrayLike, report: object, ordered: object
 ) -> tuple[jax.Array, jax.Array, bool]:
-    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
-    if jnp.issubdtype(z.dtype, jnp.integer):
-        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
-    elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
-    try:
-        jnp.broadcast_shapes(v.shape, z.shape)
-    except ValueError:
-        raise ValueError(
-            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
-        ) from None
-    _sink("bessel_jv", "report", report)
-    ordered = _flag("bessel_jv", "ordered", ordered)
-    _one_device("bessel_jv", ordered, {"v": v, "z": z})
+    v, z, _ = _checks.bessel_jv(v, z)
+    _checks.sink("bessel_jv", "report", report)
+    ordered = _checks.flag("bessel_jv", "ordered", ordered)
+    _checks.one_device("bessel_jv", ordered, {"v": v, "z": z})
     return v, z, ordered
 
 
@@ -182,7 +128,7 @@ def bessel_jv(
             several devices.
     """
     v, z, ordered = _check(v, z, report, ordered)
-    partitioned = _flag("bessel_jv", "partitioned", partitioned)
+    partitioned = _checks.flag("bessel_jv", "partitioned", partitioned)
     out = _jn(v, z)  # v broadcasts against z inside: no per-element order array
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), v, z, out, ordered=ordered, **options)

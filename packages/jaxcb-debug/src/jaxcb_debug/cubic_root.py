@@ -40,6 +40,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["cubic_root", "on_host"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
@@ -61,57 +63,13 @@ def on_host(report: Report | None, a: Any, b: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
 def _check(
     a: ArrayLike, b: ArrayLike, report: object, ordered: object
 ) -> tuple[jax.Array, jax.Array, bool]:
-    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
-    for name, arg in (("a", a), ("b", b)):
-        if not jnp.issubdtype(arg.dtype, jnp.floating):
-            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
-    try:
-        jnp.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(
-            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
-        ) from None
-    _sink("cubic_root", "report", report)
-    ordered = _flag("cubic_root", "ordered", ordered)
-    _one_device("cubic_root", ordered, {"a": a, "b": b})
+    a, b, _ = _checks.cubic_root(a, b)
+    _checks.sink("cubic_root", "report", report)
+    ordered = _checks.flag("cubic_root", "ordered", ordered)
+    _checks.one_device("cubic_root", ordered, {"a": a, "b": b})
     dtype = jnp.result_type(a, b)
     return a.astype(dtype), b.astype(dtype), ordered
 
@@ -174,7 +132,7 @@ def cubic_root(
             several devices.
     """
     a, b, ordered = _check(a, b, report, ordered)
-    partitioned = _flag("cubic_root", "partitioned", partitioned)
+    partitioned = _checks.flag("cubic_root", "partitioned", partitioned)
     out = _cardano(a, b)
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), a, b, out, ordered=ordered, **options)

@@ -29,6 +29,8 @@ import jax.scipy.linalg
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["expm", "on_host"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
@@ -47,50 +49,11 @@ def on_host(report: Report | None, a: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
 def _check(a: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
-    a = _array("expm", "a", a)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    _sink("expm", "report", report)
-    ordered = _flag("expm", "ordered", ordered)
-    _one_device("expm", ordered, {"a": a})
+    a = _checks.expm(a)
+    _checks.sink("expm", "report", report)
+    ordered = _checks.flag("expm", "ordered", ordered)
+    _checks.one_device("expm", ordered, {"a": a})
     return a, ordered
 
 
@@ -118,7 +81,7 @@ def expm(
             on several devices.
     """
     a, ordered = _check(a, report, ordered)
-    partitioned = _flag("expm", "partitioned", partitioned)
+    partitioned = _checks.flag("expm", "partitioned", partitioned)
     wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
     out = jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
     options = {"partitioned": True} if partitioned else {}

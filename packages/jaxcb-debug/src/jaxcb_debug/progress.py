@@ -33,6 +33,8 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "progress", "progress_log", "progress_print"]
 
 PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each reported step
@@ -52,71 +54,15 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _count(fn: str, name: str, value: object, low: int) -> int:
-    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
-    if value >= 2**31:
-        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
-    return value
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
 def _check(
     fn: str, x0: ArrayLike, n: object, every: object, report: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _array(fn, "x0", x0)
-    if not jnp.issubdtype(x0.dtype, jnp.floating):
-        raise TypeError(f"{fn}: x0 must have a floating dtype, got {x0.dtype}")
-    _count(fn, "n", n, 0)
-    _count(fn, "every", every, 1)
-    _sink(fn, "report", report)
-    ordered = _flag(fn, "ordered", ordered)
-    _one_device(fn, ordered, {"x0": x0})
+    x0 = _checks.floating(fn, "x0", x0)
+    _checks.count(fn, "n", n, 0)
+    _checks.count(fn, "every", every, 1)
+    _checks.sink(fn, "report", report)
+    ordered = _checks.flag(fn, "ordered", ordered)
+    _checks.one_device(fn, ordered, {"x0": x0})
     return x0, ordered
 
 
@@ -185,8 +131,8 @@ def progress(
             or `ordered=True` with `x0` on several devices.
     """
     x0, ordered = _check("progress", x0, n, every, report, ordered)
-    partitioned = _flag("progress", "partitioned", partitioned)
-    loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
+    partitioned = _checks.flag("progress", "partitioned", partitioned)
+    loop = _compiled_loop if _checks.hashable(report) else _loop  # a static argument must hash
     return loop(x0, n=n, every=every, report=report, ordered=ordered, partitioned=partitioned)
 
 
@@ -230,7 +176,7 @@ def progress_print(
 ) -> jax.Array:
     """Like `progress`, but print `step {k}: {x}` to stdout (in program order by default)."""
     x0, ordered = _check("progress_print", x0, n, every, None, ordered)
-    partitioned = _flag("progress_print", "partitioned", partitioned)
+    partitioned = _checks.flag("progress_print", "partitioned", partitioned)
     return _print_loop(x0, n=n, every=every, ordered=ordered, partitioned=partitioned)
 
 
@@ -240,7 +186,7 @@ def progress_log(
     """Like `progress_print`, but through `jax.debug.log` (INFO records of JAX's
     debugging logger), unordered by default as `jax.debug.log` is."""
     x0, ordered = _check("progress_log", x0, n, every, None, ordered)
-    partitioned = _flag("progress_log", "partitioned", partitioned)
+    partitioned = _checks.flag("progress_log", "partitioned", partitioned)
     if not hasattr(jax.debug, "log"):
         raise NotImplementedError(
             f"progress_log: this JAX ({jax.__version__}) has no jax.debug.log"

@@ -26,6 +26,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "sin_scale"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
@@ -41,54 +43,13 @@ def on_host(report: Report | None, x: Any, y: Any, out: Any) -> None:
     (report or _log)("sin_scale", values)
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
 def _check(
     x: ArrayLike, y: ArrayLike, report: object, ordered: object
 ) -> tuple[jax.Array, jax.Array, bool]:
-    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
-    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
-        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
-    if y.ndim != 0:
-        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    _sink("sin_scale", "report", report)
-    ordered = _flag("sin_scale", "ordered", ordered)
-    _one_device("sin_scale", ordered, {"x": x, "y": y})
+    x, y = _checks.sin_scale(x, y)
+    _checks.sink("sin_scale", "report", report)
+    ordered = _checks.flag("sin_scale", "ordered", ordered)
+    _checks.one_device("sin_scale", ordered, {"x": x, "y": y})
     return x, y.astype(x.dtype), ordered
 
 
@@ -121,7 +82,7 @@ def sin_scale(
         ValueError: `y` is not a scalar, or `ordered=True` with an input on several devices.
     """
     x, y, ordered = _check(x, y, report, ordered)
-    partitioned = _flag("sin_scale", "partitioned", partitioned)
+    partitioned = _checks.flag("sin_scale", "partitioned", partitioned)
     out = jnp.sin(x) * y + 1
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), x, y, out, ordered=ordered, **options)

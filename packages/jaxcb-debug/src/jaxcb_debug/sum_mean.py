@@ -26,6 +26,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "sum_mean"]
 
 Report = Callable[[str, dict[str, np.ndarray]], Any]
@@ -45,50 +47,11 @@ def on_host(report: Report | None, x: Any, total: Any, mean: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
-    """`ordered=True` needs one device: say so for a sharded array before JAX does."""
-    for name, x in arrays.items():
-        if ordered and not isinstance(x, jax.core.Tracer) and len(x.devices()) > 1:
-            raise ValueError(
-                f"{fn}: ordered=True needs {name} on one device, got {name} on "
-                f"{len(x.devices())} devices"
-            )
-
-
 def _check(x: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
-    x = _array("sum_mean", "x", x)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
-    if x.ndim < 1:
-        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    _sink("sum_mean", "report", report)
-    ordered = _flag("sum_mean", "ordered", ordered)
-    _one_device("sum_mean", ordered, {"x": x})
+    x = _checks.sum_mean(x)
+    _checks.sink("sum_mean", "report", report)
+    ordered = _checks.flag("sum_mean", "ordered", ordered)
+    _checks.one_device("sum_mean", ordered, {"x": x})
     return x, ordered
 
 
@@ -115,7 +78,7 @@ def sum_mean(
         ValueError: `x` is a scalar, or `ordered=True` with `x` on several devices.
     """
     x, ordered = _check(x, report, ordered)
-    partitioned = _flag("sum_mean", "partitioned", partitioned)
+    partitioned = _checks.flag("sum_mean", "partitioned", partitioned)
     wide = jnp.promote_types(x.dtype, jnp.float32)  # accumulate narrow floats in float32
     total = jnp.sum(x, axis=-1, dtype=wide).astype(x.dtype)
     mean = jnp.mean(x, axis=-1, dtype=wide).astype(x.dtype)

@@ -30,9 +30,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
 from ._library import register
 
 __all__ = ["HANDLERS", "TARGET", "VMAP_METHOD", "VMAP_METHODS", "cubic_root", "cubic_root_callback"]
@@ -46,37 +46,10 @@ HANDLERS = {TARGET: "JaxcbCubicRoot"}  # target -> C++ symbol (XLA_FFI_DEFINE_HA
 # --8<-- [end:register]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
 def _check(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
     """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
-    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
-    for name, arg in (("a", a), ("b", b)):
-        if not jnp.issubdtype(arg.dtype, jnp.floating):
-            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
-    try:
-        jnp.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(
-            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
-        ) from None
-    _vmap_method("cubic_root", vmap_method)
+    a, b, _ = _checks.cubic_root(a, b)
+    _checks.vmap_method("cubic_root", vmap_method, VMAP_METHODS)
     dtype = jnp.result_type(a, b)
     wide = jnp.promote_types(dtype, jnp.float32)
     return a.astype(wide), b.astype(wide), dtype

@@ -37,9 +37,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
 from ._library import register
 
 __all__ = [
@@ -62,32 +62,10 @@ HANDLERS = {TARGET: "JaxcbExpm", TARGET_VJP: "JaxcbExpmVjp"}  # target -> C++ sy
 # --8<-- [end:register]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
 def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
     """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
-    a = _array("expm", "a", a)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    _vmap_method("expm", vmap_method)
+    a = _checks.expm(a)
+    _checks.vmap_method("expm", vmap_method, VMAP_METHODS)
     return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
 
 

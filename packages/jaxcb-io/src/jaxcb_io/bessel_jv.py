@@ -26,9 +26,11 @@ import scipy.special
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["bessel_jv", "on_host"]
 
-ORDER_LIMIT = 2**31 - 2  # int32 orders
+ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
 
 
 # --8<-- [start:host]
@@ -41,51 +43,11 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _orders(fn: str, v: ArrayLike) -> jax.Array:
-    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
-    v = _array(fn, "v", v)
-    if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
-    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
-        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
-        v = jnp.clip(v, low, ORDER_LIMIT)
-    return v.astype(jnp.int32)
-
-
 def _check(
     v: ArrayLike, z: ArrayLike, ordered: object
 ) -> tuple[jax.Array, jax.Array, tuple[int, ...], bool]:
-    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
-    if jnp.issubdtype(z.dtype, jnp.integer):
-        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
-    elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
-    try:
-        shape = jnp.broadcast_shapes(v.shape, z.shape)
-    except ValueError:
-        raise ValueError(
-            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
-        ) from None
-    return v, z, shape, _flag("bessel_jv", "ordered", ordered)
+    v, z, shape = _checks.bessel_jv(v, z)
+    return v, z, shape, _checks.flag("bessel_jv", "ordered", ordered)
 
 
 # --8<-- [start:pattern]

@@ -29,6 +29,8 @@ import scipy.linalg
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["expm", "on_host"]
 
 
@@ -47,32 +49,9 @@ def on_host(a: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 def _check(a: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
-    a = _array("expm", "a", a)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a, _flag("expm", "ordered", ordered)
+    a = _checks.expm(a)
+    return a, _checks.flag("expm", "ordered", ordered)
 
 
 # --8<-- [start:pattern]

@@ -28,6 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental import io_callback
 
+from . import _checks
+
 __all__ = ["host_draw", "on_host"]
 
 _DEFAULT_RNG = np.random.default_rng()
@@ -42,26 +44,9 @@ def on_host(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 def _check(shape: object, rng: object, ordered: object) -> tuple[tuple[int, ...], bool]:
-    if not (
-        isinstance(shape, tuple)
-        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
-    ):
-        raise ValueError(
-            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
-        )
-    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
-        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
-            "host_draw: rng must be a numpy.random.Generator (an object with "
-            f"standard_normal) or None, got {type(rng).__name__}"
-        )
-    return shape, _flag("host_draw", "ordered", ordered)
+    shape = _checks.host_draw(shape, rng)
+    return shape, _checks.flag("host_draw", "ordered", ordered)
 
 
 # --8<-- [start:pattern]

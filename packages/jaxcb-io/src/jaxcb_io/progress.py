@@ -33,6 +33,8 @@ from jax import lax
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "progress"]
 
 Report = Callable[[np.ndarray, np.ndarray], Any]
@@ -51,60 +53,14 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _count(fn: str, name: str, value: object, low: int) -> int:
-    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
-    if value >= 2**31:
-        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
-    return value
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
 def _check(
     x0: ArrayLike, n: object, every: object, report: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _array("progress", "x0", x0)
-    if not jnp.issubdtype(x0.dtype, jnp.floating):
-        raise TypeError(f"progress: x0 must have a floating dtype, got {x0.dtype}")
-    _count("progress", "n", n, 0)
-    _count("progress", "every", every, 1)
-    _sink("progress", "report", report)
-    return x0, _flag("progress", "ordered", ordered)
+    x0 = _checks.floating("progress", "x0", x0)
+    _checks.count("progress", "n", n, 0)
+    _checks.count("progress", "every", every, 1)
+    _checks.sink("progress", "report", report)
+    return x0, _checks.flag("progress", "ordered", ordered)
 
 
 # --8<-- [start:pattern]
@@ -156,7 +112,7 @@ def progress(
         ValueError: `n` is negative, `every` is below 1, or either is not below `2**31`.
     """
     x0, ordered = _check(x0, n, every, report, ordered)
-    loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
+    loop = _compiled_loop if _checks.hashable(report) else _loop  # a static argument must hash
     return loop(x0, n=n, every=every, report=report, ordered=ordered)
 
 

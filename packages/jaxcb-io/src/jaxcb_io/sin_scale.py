@@ -22,6 +22,8 @@ import numpy as np
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "sin_scale"]
 
 
@@ -33,34 +35,9 @@ def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 def _check(x: ArrayLike, y: ArrayLike, ordered: object) -> tuple[jax.Array, jax.Array, bool]:
-    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
-    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
-        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
-    if y.ndim != 0:
-        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y.astype(x.dtype), _flag("sin_scale", "ordered", ordered)
+    x, y = _checks.sin_scale(x, y)
+    return x, y.astype(x.dtype), _checks.flag("sin_scale", "ordered", ordered)
 
 
 # --8<-- [start:pattern]

@@ -26,6 +26,8 @@ import numpy as np
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["on_host", "sum_mean"]
 
 
@@ -42,32 +44,9 @@ def on_host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _flag(fn: str, name: str, value: object) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 def _check(x: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
-    x = _array("sum_mean", "x", x)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
-    if x.ndim < 1:
-        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x, _flag("sum_mean", "ordered", ordered)
+    x = _checks.sum_mean(x)
+    return x, _checks.flag("sum_mean", "ordered", ordered)
 
 
 # --8<-- [start:pattern]

@@ -37,49 +37,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["NODES", "RANGE", "bessel_jv"]
 
 NODES = 128
 RANGE = 80  # accurate for |v| + |z| <= RANGE; NaN beyond
-ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
-
-
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _orders(fn: str, v: ArrayLike) -> jax.Array:
-    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
-    v = _array(fn, "v", v)
-    if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
-    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
-        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
-        v = jnp.clip(v, low, ORDER_LIMIT)
-    return v.astype(jnp.int32)
+ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
 
 
 def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    v, z = _orders("bessel_jv", v), _array("bessel_jv", "z", z)
-    if jnp.issubdtype(z.dtype, jnp.integer):
-        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
-    elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
-    try:
-        jnp.broadcast_shapes(v.shape, z.shape)
-    except ValueError:
-        raise ValueError(
-            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
-        ) from None
+    v, z, _ = _checks.bessel_jv(v, z)
     return v, z
 
 

@@ -28,38 +28,17 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
+
+from . import _checks
 
 __all__ = ["cubic_root"]
 
 NEWTON_STEPS = 2
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
 def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b = _array("cubic_root", "a", a), _array("cubic_root", "b", b)
-    for name, arg in (("a", a), ("b", b)):
-        if not jnp.issubdtype(arg.dtype, jnp.floating):
-            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
-    try:
-        jnp.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(
-            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
-        ) from None
+    a, b, _ = _checks.cubic_root(a, b)
     dtype = jnp.result_type(a, b)
     return a.astype(dtype), b.astype(dtype)
 

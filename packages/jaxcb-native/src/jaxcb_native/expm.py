@@ -19,31 +19,15 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
-import numpy as np
 from jax.typing import ArrayLike
+
+from . import _checks
 
 __all__ = ["expm"]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
 def _check(a: ArrayLike) -> jax.Array:
-    a = _array("expm", "a", a)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    a = _checks.expm(a)
     return a
 
 

@@ -12,33 +12,15 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
+
+from . import _checks
 
 __all__ = ["sin_scale"]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
 def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = _array("sin_scale", "x", x), _array("sin_scale", "y", y)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
-    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
-        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
-    if y.ndim != 0:
-        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    x, y = _checks.sin_scale(x, y)
     return x, y.astype(x.dtype)
 
 

@@ -13,31 +13,15 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
+
+from . import _checks
 
 __all__ = ["sum_mean"]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
 def _check(x: ArrayLike) -> jax.Array:
-    x = _array("sum_mean", "x", x)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
-    if x.ndim < 1:
-        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    x = _checks.sum_mean(x)
     return x
 
 

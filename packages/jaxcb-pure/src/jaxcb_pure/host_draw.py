@@ -32,6 +32,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import _checks
+
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "host_draw", "on_host"]
 
 VMAP_METHOD = "sequential"
@@ -49,25 +51,9 @@ def on_host(*, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
 def _check(shape: object, rng: object, vmap_method: object) -> tuple[int, ...]:
-    if not (
-        isinstance(shape, tuple)
-        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
-    ):
-        raise ValueError(
-            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
-        )
-    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
-        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
-            "host_draw: rng must be a numpy.random.Generator (an object with "
-            f"standard_normal) or None, got {type(rng).__name__}"
-        )
-    _vmap_method("host_draw", vmap_method)
+    shape = _checks.host_draw(shape, rng)
+    _checks.vmap_method("host_draw", vmap_method, VMAP_METHODS)
     return shape
 
 

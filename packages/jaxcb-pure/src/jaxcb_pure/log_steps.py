@@ -36,6 +36,8 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
+from . import _checks
+
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "log_steps", "on_host"]
 
 VMAP_METHOD = "sequential"
@@ -58,56 +60,11 @@ def on_host(k: np.ndarray, x: np.ndarray, *, log: Callable[[Any, Any], Any]) -> 
 # --8<-- [end:host]
 
 
-def _array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def _vmap_method(fn: str, value: object) -> None:
-    if value not in VMAP_METHODS:
-        raise ValueError(f"{fn}: vmap_method must be one of {VMAP_METHODS}, got {value!r}")
-
-
-def _count(fn: str, name: str, value: object, low: int) -> int:
-    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
-    if value >= 2**31:
-        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
-    return value
-
-
-def _sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
-    if value is not None and not callable(value):
-        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
-    return value
-
-
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
 def _check(x0: ArrayLike, n: object, log: object, vmap_method: object) -> jax.Array:
-    x0 = _array("log_steps", "x0", x0)
-    if not jnp.issubdtype(x0.dtype, jnp.floating):
-        raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")
-    _count("log_steps", "n", n, 0)
-    _sink("log_steps", "log", log)
-    _vmap_method("log_steps", vmap_method)
+    x0 = _checks.floating("log_steps", "x0", x0)
+    _checks.count("log_steps", "n", n, 0)
+    _checks.sink("log_steps", "log", log)
+    _checks.vmap_method("log_steps", vmap_method, VMAP_METHODS)
     return x0
 
 
@@ -163,7 +120,7 @@ def log_steps(
             of `VMAP_METHODS`.
     """
     x0 = _check(x0, n, log, vmap_method)
-    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
+    loop = _compiled_loop if _checks.hashable(log) else _loop  # a static argument must hash
     return loop(x0, n=n, log=log, vmap_method=vmap_method)
 
 
