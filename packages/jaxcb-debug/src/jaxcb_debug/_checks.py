@@ -150,3 +150,20 @@ def cubic_root(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
     return a, b, broadcastable("cubic_root", ("a", a), ("b", b))
+
+
+def log_steps(fn: str, x0: ArrayLike, n: object, log: object) -> jax.Array:
+    """`x0` floating, `n` a step count, `log` callable or None."""
+    x0 = floating(fn, "x0", x0)
+    count(fn, "n", n, 0)
+    sink(fn, "log", log)
+    return x0
+
+
+def progress(fn: str, x0: ArrayLike, n: object, every: object, report: object) -> jax.Array:
+    """`x0` floating, `n` and `every` step counts, `report` callable or None."""
+    x0 = floating(fn, "x0", x0)
+    count(fn, "n", n, 0)
+    count(fn, "every", every, 1)
+    sink(fn, "report", report)
+    return x0

@@ -65,9 +65,7 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 def _check(
     fn: str, x0: ArrayLike, n: object, log: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _checks.floating(fn, "x0", x0)
-    _checks.count(fn, "n", n, 0)
-    _checks.sink(fn, "log", log)
+    x0 = _checks.log_steps(fn, x0, n, log)
     ordered = _checks.flag(fn, "ordered", ordered)
     _checks.one_device(fn, ordered, {"x0": x0})
     return x0, ordered

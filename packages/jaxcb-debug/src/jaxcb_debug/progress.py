@@ -57,10 +57,7 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 def _check(
     fn: str, x0: ArrayLike, n: object, every: object, report: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _checks.floating(fn, "x0", x0)
-    _checks.count(fn, "n", n, 0)
-    _checks.count(fn, "every", every, 1)
-    _checks.sink(fn, "report", report)
+    x0 = _checks.progress(fn, x0, n, every, report)
     ordered = _checks.flag(fn, "ordered", ordered)
     _checks.one_device(fn, ordered, {"x0": x0})
     return x0, ordered

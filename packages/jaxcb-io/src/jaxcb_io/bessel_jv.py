@@ -43,13 +43,6 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
-def _check(
-    v: ArrayLike, z: ArrayLike, ordered: object
-) -> tuple[jax.Array, jax.Array, tuple[int, ...], bool]:
-    v, z, shape = _checks.bessel_jv(v, z)
-    return v, z, shape, _checks.flag("bessel_jv", "ordered", ordered)
-
-
 # --8<-- [start:pattern]
 def bessel_jv(v: ArrayLike, z: ArrayLike, *, ordered: bool = False) -> jax.Array:
     """Return `J_v(z)` from `scipy.special.jv` on the host, every time it runs.
@@ -66,7 +59,8 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, ordered: bool = False) -> jax.Array
         TypeError: `v` is not an integer array, `z` is not real, or `ordered` is not a bool.
         ValueError: `v` and `z` do not broadcast.
     """
-    v, z, shape, ordered = _check(v, z, ordered)
+    v, z, shape = _checks.bessel_jv(v, z)
+    ordered = _checks.flag("bessel_jv", "ordered", ordered)
     wide = jnp.promote_types(z.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
     out_type = jax.ShapeDtypeStruct(shape, wide)
     return io_callback(on_host, out_type, v, z.astype(wide), ordered=ordered).astype(z.dtype)

@@ -58,9 +58,7 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 
 
 def _check(x0: ArrayLike, n: object, log: object, ordered: object) -> tuple[jax.Array, bool]:
-    x0 = _checks.floating("log_steps", "x0", x0)
-    _checks.count("log_steps", "n", n, 0)
-    _checks.sink("log_steps", "log", log)
+    x0 = _checks.log_steps("log_steps", x0, n, log)
     return x0, _checks.flag("log_steps", "ordered", ordered)
 
 

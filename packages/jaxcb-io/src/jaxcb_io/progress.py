@@ -56,10 +56,7 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 def _check(
     x0: ArrayLike, n: object, every: object, report: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _checks.floating("progress", "x0", x0)
-    _checks.count("progress", "n", n, 0)
-    _checks.count("progress", "every", every, 1)
-    _checks.sink("progress", "report", report)
+    x0 = _checks.progress("progress", x0, n, every, report)
     return x0, _checks.flag("progress", "ordered", ordered)
 
 

@@ -26,11 +26,6 @@ from . import _checks
 __all__ = ["expm"]
 
 
-def _check(a: ArrayLike) -> jax.Array:
-    a = _checks.expm(a)
-    return a
-
-
 # --8<-- [start:pattern]
 def expm(a: ArrayLike) -> jax.Array:
     """Return the matrix exponential of `a` (of every matrix, for a stack).
@@ -45,7 +40,7 @@ def expm(a: ArrayLike) -> jax.Array:
         TypeError: `a` is not a floating array.
         ValueError: `a` has fewer than two axes or its last two differ.
     """
-    a = _check(a)
+    a = _checks.expm(a)
     wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
     return jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
 

@@ -19,11 +19,6 @@ from . import _checks
 __all__ = ["sin_scale"]
 
 
-def _check(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    x, y = _checks.sin_scale(x, y)
-    return x, y.astype(x.dtype)
-
-
 # --8<-- [start:pattern]
 def sin_scale(x: ArrayLike, y: ArrayLike) -> jax.Array:
     """Return `sin(x) * y + 1`.
@@ -39,8 +34,8 @@ def sin_scale(x: ArrayLike, y: ArrayLike) -> jax.Array:
         TypeError: `x` is not a floating array, or `y` is not real (bool, complex).
         ValueError: `y` is not a scalar.
     """
-    x, y = _check(x, y)
-    return jnp.sin(x) * y + 1
+    x, y = _checks.sin_scale(x, y)
+    return jnp.sin(x) * y.astype(x.dtype) + 1
 
 
 # --8<-- [end:pattern]

@@ -20,11 +20,6 @@ from . import _checks
 __all__ = ["sum_mean"]
 
 
-def _check(x: ArrayLike) -> jax.Array:
-    x = _checks.sum_mean(x)
-    return x
-
-
 # --8<-- [start:pattern]
 def sum_mean(x: ArrayLike) -> tuple[jax.Array, jax.Array]:
     """Return `(sum, mean)` of `x` over its last axis.
@@ -39,7 +34,7 @@ def sum_mean(x: ArrayLike) -> tuple[jax.Array, jax.Array]:
         TypeError: `x` is not a floating array.
         ValueError: `x` is a scalar.
     """
-    x = _check(x)
+    x = _checks.sum_mean(x)
     wide = jnp.promote_types(x.dtype, jnp.float32)  # accumulate narrow floats in float32
     total, mean = jnp.sum(x, axis=-1, dtype=wide), jnp.mean(x, axis=-1, dtype=wide)
     return total.astype(x.dtype), mean.astype(x.dtype)

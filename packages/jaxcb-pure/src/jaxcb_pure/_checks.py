@@ -156,3 +156,11 @@ def host_draw(shape: object, rng: object) -> tuple[int, ...]:
             f"standard_normal) or None, got {type(rng).__name__}"
         )
     return shape
+
+
+def log_steps(fn: str, x0: ArrayLike, n: object, log: object) -> jax.Array:
+    """`x0` floating, `n` a step count, `log` callable or None."""
+    x0 = floating(fn, "x0", x0)
+    count(fn, "n", n, 0)
+    sink(fn, "log", log)
+    return x0

@@ -61,9 +61,7 @@ def on_host(k: np.ndarray, x: np.ndarray, *, log: Callable[[Any, Any], Any]) -> 
 
 
 def _check(x0: ArrayLike, n: object, log: object, vmap_method: object) -> jax.Array:
-    x0 = _checks.floating("log_steps", "x0", x0)
-    _checks.count("log_steps", "n", n, 0)
-    _checks.sink("log_steps", "log", log)
+    x0 = _checks.log_steps("log_steps", x0, n, log)
     _checks.vmap_method("log_steps", vmap_method, VMAP_METHODS)
     return x0
 
