@@ -5,28 +5,7 @@ no JAX, no jaxcb package. Run it as ``jaxcb-check PATH ...``, ``python -m jaxcb_
 the file itself (the pre-commit hook does); ``jaxcb check`` runs the same code.
 """
 
-from .checker import (
-    RULES,
-    Config,
-    Fact,
-    Finding,
-    Report,
-    Rule,
-    check_paths,
-    check_source,
-    load_config,
-    main,
-)
+from . import checker
+from .checker import *  # noqa: F403
 
-__all__ = [
-    "RULES",
-    "Config",
-    "Fact",
-    "Finding",
-    "Report",
-    "Rule",
-    "check_paths",
-    "check_source",
-    "load_config",
-    "main",
-]
+__all__ = checker.__all__

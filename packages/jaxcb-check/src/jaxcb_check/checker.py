@@ -522,16 +522,11 @@ class _Scope:
                 isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Lambda)
             ):
-                self.defs[stmt.targets[0].id] = stmt.value
-            elif (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Call)
-            ):
-                self.calls[stmt.targets[0].id] = stmt.value
+                if isinstance(stmt.value, ast.Lambda):  # f = lambda ...: a function
+                    self.defs[stmt.targets[0].id] = stmt.value
+                elif isinstance(stmt.value, ast.Call):  # f = functools.partial(...)
+                    self.calls[stmt.targets[0].id] = stmt.value
 
     def bound_call(self, name: str) -> ast.Call | None:
         """The call a name was assigned from (``log = functools.partial(...)``), if any."""
