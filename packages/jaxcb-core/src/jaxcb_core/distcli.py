@@ -17,10 +17,10 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     from . import distmatrix, matrix
-    from .cli import check, details, render
     from .distributed import LaunchError
     from .layout import Layout, LayoutError, check_port
     from .schema import dump, matrix_stem
+    from .text import check, details, render
 
     width = shutil.get_terminal_size((80, 24)).columns
     try:

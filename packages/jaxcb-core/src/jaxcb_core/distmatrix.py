@@ -123,7 +123,7 @@ def merge(key: Key, lines: Sequence[dict[str, Any] | None], missing: dict[int, A
 
 def _missing(launch_: Launch, job_index: int, what: Any) -> dict[int, Any]:
     """``(error_type, error)`` for each process of a job that ended in a fault."""
-    from .pool import _crash_cell
+    from .pool import crash_cell
 
     job = launch_.jobs[job_index]
     assert job.fault is not None
@@ -133,7 +133,7 @@ def _missing(launch_: Launch, job_index: int, what: Any) -> dict[int, Any]:
     for p in job.procs:
         rc = p.popen.returncode
         if job.fault.kind == "crash" and (p.index == job.fault.culprit or rc not in (None, -9)):
-            crash = _crash_cell(key, rc, p.log_text())  # type: ignore[arg-type]
+            crash = crash_cell(key, rc, p.log_text())  # type: ignore[arg-type]
             out[p.index] = (crash.error_type, crash.error)
         elif job.fault.kind == "timeout":
             out[p.index] = ("process timeout", f"no result in {limit:.0f} s")

@@ -28,7 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from . import environment
 from .schema import Cell
 
-__all__ = ["default_workers", "run_cells", "run_group"]
+__all__ = ["crash_cell", "default_workers", "run_cells", "run_group"]
 
 Key = tuple[str, str, str]
 Task = tuple[str, str, tuple[str, ...]]
@@ -59,7 +59,7 @@ def _init_worker(devices: int, cache: str | None = None) -> None:
         environment.share_compilations(cache)
 
 
-def _crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
+def crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
     """The cell of a case that killed its process (an XLA check failure, a segfault)."""
     from .cell import test_id
 
@@ -100,7 +100,7 @@ def _run_isolated(key: Key, devices: int) -> Cell:
     for line in proc.stdout.splitlines():
         if line.startswith(_MARK):
             return Cell.model_validate(json.loads(line[len(_MARK) :]))
-    return _crash_cell(key, proc.returncode, proc.stderr)
+    return crash_cell(key, proc.returncode, proc.stderr)
 
 
 def _rerun_broken(
