@@ -222,18 +222,6 @@ TABLE |= {
     for n in ("log_steps", "progress")
     for form in ("print", "log")
 }
-# jaxcb_pure's bare callbacks take the device the host call is made from
-for n in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"):
-    # the sharding is checked before the arrays, so any case's arguments will do
-    args0 = next(a for a, k, e, m in TABLE[n] if not k)
-    TABLE[f"{n}_callback"] = TABLE[f"{n}_callback"] + [
-        (
-            args0,
-            {"sharding": "cpu:0"},
-            TypeError,
-            f"{n}: sharding must be a jax.sharding.SingleDeviceSharding or None, got str",
-        )
-    ]
 
 
 def exporters(name: str) -> list[str]:

@@ -6,8 +6,10 @@ computation, and how each variant differs.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -73,12 +75,26 @@ def _first_device() -> Any:
     return jax.sharding.SingleDeviceSharding(jax.devices()[0])
 
 
+@contextlib.contextmanager
+def _pure_callback_with(**options: Any) -> Iterator[None]:
+    """``jax.pure_callback`` with ``options`` added while the block runs: the patterns take no
+    ``sharding=`` (no lesson of theirs needs it), so the harness adds it to the call they make."""
+    original = jax.pure_callback
+    jax.pure_callback = functools.partial(original, **options)
+    try:
+        yield
+    finally:
+        jax.pure_callback = original
+
+
 def _with_sharding(fn: Any, sharding: Any) -> Any:
-    """``fn`` with ``sharding=`` made when called (no device is touched at discovery)."""
+    """``fn`` tracing its ``pure_callback`` with ``sharding=`` made when called (no device is
+    touched at discovery)."""
 
     @functools.wraps(fn)
     def call(*args: Any) -> Any:
-        return fn(*args, sharding=sharding())
+        with _pure_callback_with(sharding=sharding()):
+            return fn(*args)
 
     return call
 

@@ -65,26 +65,14 @@ def bessel_jv_callback(
     z: ArrayLike,
     *,
     vmap_method: str | None = VMAP_METHOD,
-    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> jax.Array:
-    """`J_v(z)` on the host, without a derivative rule.
-
-    `sharding`, where given, is the device the host call is made from (a
-    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
-    """
-    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
-        raise TypeError(
-            f"bessel_jv: sharding must be a jax.sharding.SingleDeviceSharding or None, "
-            f"got {type(sharding).__name__}"
-        )
+    """`J_v(z)` on the host, without a derivative rule."""
     v, z, dtype = _check(v, z, vmap_method)
     shape = jnp.broadcast_shapes(v.shape, z.shape)
     v = jnp.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)  # same rank as the output:
     z = jnp.reshape(z, (1,) * (len(shape) - z.ndim) + z.shape)  # batch axes broadcast
     out_type = jax.ShapeDtypeStruct(shape, z.dtype)
-    return jax.pure_callback(
-        on_host, out_type, v, z, vmap_method=vmap_method, sharding=sharding
-    ).astype(dtype)
+    return jax.pure_callback(on_host, out_type, v, z, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]

@@ -94,26 +94,14 @@ def cubic_root_callback(
     b: ArrayLike,
     *,
     vmap_method: str | None = VMAP_METHOD,
-    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> jax.Array:
-    """The real root of `x**3 + a*x - b` on the host, without a derivative rule.
-
-    `sharding`, where given, is the device the host call is made from (a
-    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
-    """
-    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
-        raise TypeError(
-            f"cubic_root: sharding must be a jax.sharding.SingleDeviceSharding or None, "
-            f"got {type(sharding).__name__}"
-        )
+    """The real root of `x**3 + a*x - b` on the host, without a derivative rule."""
     a, b, dtype = _check(a, b, vmap_method)
     shape = jnp.broadcast_shapes(a.shape, b.shape)
     a = jnp.reshape(a, (1,) * (len(shape) - a.ndim) + a.shape)  # same rank as the output:
     b = jnp.reshape(b, (1,) * (len(shape) - b.ndim) + b.shape)  # batch axes broadcast
     out_type = jax.ShapeDtypeStruct(shape, a.dtype)
-    return jax.pure_callback(
-        on_host, out_type, a, b, vmap_method=vmap_method, sharding=sharding
-    ).astype(dtype)
+    return jax.pure_callback(on_host, out_type, a, b, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]

@@ -86,23 +86,11 @@ def expm_callback(
     a: ArrayLike,
     *,
     vmap_method: str | None = VMAP_METHOD,
-    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> jax.Array:
-    """The matrix exponential on the host, without a derivative rule.
-
-    `sharding`, where given, is the device the host call is made from (a
-    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
-    """
-    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
-        raise TypeError(
-            f"expm: sharding must be a jax.sharding.SingleDeviceSharding or None, "
-            f"got {type(sharding).__name__}"
-        )
+    """The matrix exponential on the host, without a derivative rule."""
     a, dtype = _check(a, vmap_method)
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return jax.pure_callback(
-        on_host, out_type, a, vmap_method=vmap_method, sharding=sharding
-    ).astype(dtype)
+    return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]

@@ -65,24 +65,12 @@ def sin_scale_callback(
     y: ArrayLike,
     *,
     vmap_method: str | None = VMAP_METHOD,
-    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> jax.Array:
-    """`sin(x) * y + 1` on the host, without a derivative rule.
-
-    `sharding`, where given, is the device the host call is made from (a
-    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
-    """
-    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
-        raise TypeError(
-            f"sin_scale: sharding must be a jax.sharding.SingleDeviceSharding or None, "
-            f"got {type(sharding).__name__}"
-        )
+    """`sin(x) * y + 1` on the host, without a derivative rule."""
     x, y, dtype = _check(x, y, vmap_method)
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.pure_callback(
-        on_host, out_type, x, y, vmap_method=vmap_method, sharding=sharding
-    ).astype(dtype)
+    return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]

@@ -61,23 +61,11 @@ def sum_mean_callback(
     x: ArrayLike,
     *,
     vmap_method: str | None = VMAP_METHOD,
-    sharding: jax.sharding.SingleDeviceSharding | None = None,
 ) -> tuple[jax.Array, jax.Array]:
-    """`(sum, mean)` over the last axis on the host, without a derivative rule.
-
-    `sharding`, where given, is the device the host call is made from (a
-    `jax.sharding.SingleDeviceSharding`, as `jax.pure_callback` takes it).
-    """
-    if sharding is not None and not isinstance(sharding, jax.sharding.SingleDeviceSharding):
-        raise TypeError(
-            f"sum_mean: sharding must be a jax.sharding.SingleDeviceSharding or None, "
-            f"got {type(sharding).__name__}"
-        )
+    """`(sum, mean)` over the last axis on the host, without a derivative rule."""
     x, dtype = _check(x, vmap_method)
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
-    total, mean = jax.pure_callback(
-        on_host, (out, out), x, vmap_method=vmap_method, sharding=sharding
-    )
+    total, mean = jax.pure_callback(on_host, (out, out), x, vmap_method=vmap_method)
     return total.astype(dtype), mean.astype(dtype)
 
 
