@@ -143,6 +143,70 @@ def test_cell_records_errors_and_wrong_results() -> None:
     assert cell.host_calls is None  # no probe: nothing of it runs on the host
 
 
+def test_runs_grade_an_effect_owed_per_execution() -> None:
+    assert checks.runs(3, 3).verdict == "exact"
+    lost = checks.runs(3, 1)
+    assert (lost.verdict, lost.missing, lost.extra) == ("missing", 2, 0)
+    assert checks.runs_problem(lost) == (
+        "effects: the host ran 1 time(s) for 3 execution(s) (2 missing, 0 extra)"
+    )
+    twice = checks.runs(1, 2)
+    assert (twice.verdict, twice.extra) == ("duplicated", 1)
+    assert checks.runs(3, 0).verdict == "none"
+    assert checks.runs_problem(checks.runs(2, 2)) is None
+
+
+def _host_sin_scale(mechanism: str, variant_id: str) -> Any:
+    """A variant whose sin_scale calls the host through ``mechanism``, counted by its probe."""
+    import jax
+
+    def on_host(x: Any, y: Any) -> Any:
+        return (np.sin(x) * y + 1).astype(x.dtype)
+
+    module = types.SimpleNamespace(on_host=on_host)
+
+    def sin_scale(x, y):  # type: ignore[no-untyped-def]
+        shape = jax.ShapeDtypeStruct(x.shape, x.dtype)
+        if mechanism == "io_callback":
+            return jax.experimental.io_callback(module.on_host, shape, x, y)
+        return jax.pure_callback(module.on_host, shape, x, y, vmap_method="sequential")
+
+    unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
+    return from_dict(
+        _variant_dict(
+            id=variant_id,
+            mechanism=mechanism,
+            implementations={"sin_scale": sin_scale},
+            unsupported=unsupported,
+            modules={"sin_scale": module},
+            probe={"sin_scale": ("on_host",)},
+        )
+    )
+
+
+def test_an_io_callback_run_fewer_times_than_executed_is_wrong() -> None:
+    """grad of a 3-step scan with the call on loop constants: JAX runs the host once (every
+    committed JAX), so the effect owed on each step is lost; a pure_callback owes nothing."""
+    import jax.experimental  # noqa: F401  (io_callback)
+
+    io = _host_sin_scale("io_callback", "io_callback/test")
+    assert io.owes_runs
+    cell = run_cell(io, by_name("sin_scale"), by_id("grad_scan_const"))
+    assert cell.host_calls == 1
+    assert cell.effects is not None
+    assert (cell.effects.expected, cell.effects.arrived, cell.effects.verdict) == (3, 1, "missing")
+    assert (cell.status, cell.reason) == (
+        "wrong",
+        "effects: the host ran 1 time(s) for 3 execution(s) (2 missing, 0 extra)",
+    )
+    kept = run_cell(io, by_name("sin_scale"), by_id("jit_unused"))
+    assert (kept.status, kept.host_calls, kept.effects.verdict) == ("ok", 1, "exact")  # type: ignore[union-attr]
+    pure = _host_sin_scale("pure_callback", "pure_callback/test")
+    assert not pure.owes_runs
+    cell = run_cell(pure, by_name("sin_scale"), by_id("grad_scan_const"))
+    assert (cell.status, cell.effects) == ("ok", None)
+
+
 def test_compare_lists_changed_fields() -> None:
     cell = Cell(variant="v", computation="c", transform="t", status="ok", host_calls=2)
     old = cell.model_copy(update={"status": "error", "host_calls": 1})

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
-from jaxcb_core import matrix, pool
+from jaxcb_core import matrix, pool, spmd
 from jaxcb_core.catalog import CATALOG
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.schema import Cell, load_matrix
@@ -74,3 +75,33 @@ def test_committed_file_has_no_stale_cells() -> None:
         pytest.fail(f"no committed matrix for this JAX at {path}: run `jaxcb matrix --write`")
     stale = sorted(set(committed()) - {tuple(k.split("|")) for k in KEYS})
     assert not stale, f"cells in {path} that no longer exist: {stale[:10]}"
+
+
+def test_committed_descriptions_are_the_installed_ones() -> None:
+    """What the site prints beside the cells (each row's label and doc, each column's) is
+    what the installed registries and transforms say now: a sentence changed in a
+    registry must reach the published file."""
+    import jax
+
+    for path in sorted(matrix.data_dir().glob(f"{jax.__version__}-*.json")):
+        _same_descriptions(path)
+
+
+def _same_descriptions(path: Path) -> None:
+    file = load_matrix(path)
+    rows = {v.id: (v.label, v.doc) for v in file.variants}
+    stale = [
+        f"{v.id}: committed {rows[v.id]!r}, installed {(v.label, v.doc)!r}"
+        for v in discover()
+        if v.id in rows and rows[v.id] != (v.label, v.doc)
+    ]
+    columns = {t.id: (t.label, t.doc) for t in file.transforms}
+    installed = TRANSFORMS if file.environment.process_count == 1 else spmd.TRANSFORMS
+    stale += [
+        f"{t.id}: committed {columns[t.id]!r}, installed {(t.label, t.doc)!r}"
+        for t in installed
+        if t.id in columns and columns[t.id] != (t.label, t.doc)
+    ]
+    assert not stale, f"{path} describes rows or columns as they no longer are:\n  " + "\n  ".join(
+        stale
+    )

@@ -123,12 +123,22 @@ class Case:
 
 @dataclasses.dataclass
 class Trial:
-    """What a transform produced, what it should have produced, and its logical calls."""
+    """What a transform produced, what it should have produced, and its logical calls.
+
+    ``executions``: how many times the program runs the computation, where that differs
+    from the calls whose results are checked (a call whose result is dropped still runs).
+    """
 
     outputs: Any
     expected: Any
     calls: list[tuple[Any, ...]]
     derivative: bool = False
+    executions: int | None = None
+
+    @property
+    def runs(self) -> int:
+        """How many times the program asks for the computation to run."""
+        return len(self.calls) if self.executions is None else self.executions
 
 
 def stack(trees: list[Any]) -> Any:

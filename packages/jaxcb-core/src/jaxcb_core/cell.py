@@ -238,7 +238,10 @@ def run_cell(
     elif comp.kind == "impure":
         assert isinstance(sink, CountingGenerator)
         cell.effects = checks.draws(len(trial.calls), sink.draws)
-    if cell.effects is not None:
+    elif variant.owes_runs and tally is not None and run.error is None:
+        cell.effects = checks.runs(trial.runs, tally.calls)
+        problems.append(checks.runs_problem(cell.effects))
+    if cell.effects is not None and comp.kind != "pure":
         problems.append(checks.effects_problem(cell.effects))
     found = [p for p in problems if p]
     cell.status = "wrong" if found else "ok"

@@ -15,7 +15,17 @@ import numpy as np
 from .catalog import Computation, Record
 from .schema import Effects
 
-__all__ = ["assign", "draws", "effects", "first_line", "mismatch", "split", "tolerance"]
+__all__ = [
+    "assign",
+    "draws",
+    "effects",
+    "first_line",
+    "mismatch",
+    "runs",
+    "runs_problem",
+    "split",
+    "tolerance",
+]
 
 
 def tolerance(
@@ -159,6 +169,21 @@ def draws(expected: int, drawn: int) -> Effects:
         extra=extra,
         in_order=True,
         verdict=_verdict(expected, drawn, missing, extra, True),  # type: ignore[arg-type]
+    )
+
+
+def runs(expected: int, ran: int) -> Effects:
+    """A host effect owed once per execution: the host calls against the executions."""
+    return draws(expected, ran)
+
+
+def runs_problem(fx: Effects) -> str | None:
+    """The cell's reason when an effect owed per execution ran too few or too many times."""
+    if fx.verdict == "exact":
+        return None
+    return (
+        f"effects: the host ran {fx.arrived} time(s) for {fx.expected} execution(s) "
+        f"({fx.missing} missing, {fx.extra} extra)"
     )
 
 

@@ -50,6 +50,10 @@ def _effects(
             view.draws = x["draws"]
         fx = checks.draws(calls, sum(x["draws"] for x in lines))
         return fx, [p for p in [checks.effects_problem(fx)] if p]
+    if "runs" in lines[0]:
+        owed = sum(x["runs"] for x in lines) if local else lines[0]["runs"]
+        fx = checks.runs(owed, sum(x.get("host_calls") or 0 for x in lines))
+        return fx, [p for p in [checks.runs_problem(fx)] if p]
     if "records" not in lines[0]:
         return None, []
     owed = [g for x in lines for g in x["expected"]] if local else lines[0]["expected"]

@@ -60,6 +60,7 @@ from .probe import Probe, make_probe
 
 GROUP = "jaxcb.mechanisms"
 BARE_FORMS = frozenset({"call", "send", "noop"})
+EFFECT_MECHANISMS = frozenset({"io_callback", "debug.callback", "debug.print", "debug.log"})
 
 __all__ = ["GROUP", "Variant", "discover", "from_dict"]
 
@@ -84,6 +85,16 @@ class Variant:
 
     def implementation(self, name: str) -> Callable[..., Any] | None:
         return self.implementations.get(name)
+
+    @property
+    def owes_runs(self) -> bool:
+        """Whether the host function is an effect owed once per execution of the call: an
+        io_callback, a debug callback, print or log (not the partitioned rows, which owe one
+        per shard), host_callback's id_tap. The matrix grades their host calls against the
+        program's executions for every computation."""
+        if self.id.endswith("/partitioned"):
+            return False
+        return self.mechanism in EFFECT_MECHANISMS or self.id == "host_callback/id_tap"
 
     @property
     def reaches_host(self) -> bool:

@@ -60,7 +60,7 @@ def _jit_unused(case: Case) -> Trial:
     calls = [] if case.comp.kind == "pure" else [case.dyn]
     if case.comp.kind == "impure":
         case.ref(*case.dyn)  # the draw the host should have made
-    return Trial(out, np.zeros((), np.int32), calls)
+    return Trial(out, np.zeros((), np.int32), calls, executions=1)
 
 
 # --- batching ---------------------------------------------------------------------------------

@@ -95,6 +95,8 @@ def run(variant: Any, comp: Any, transform: Any, dtype: Any = np.float32) -> dic
         out["records"] = [[int(k), _plain(x)] for k, x in records]
     elif comp.kind == "impure":
         out.update(calls=len(trial.calls), draws=getattr(sink, "draws", 0))
+    elif variant.owes_runs and tally is not None:
+        out["runs"] = trial.runs  # executions owed: graded against every process's host calls
     return out
 
 

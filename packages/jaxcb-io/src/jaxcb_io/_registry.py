@@ -48,7 +48,7 @@ def variants() -> list[dict[str, Any]]:
                 "doc": (
                     "io_callback(ordered=True): host calls keep program order; vmap raises."
                     if ordered
-                    else "io_callback(ordered=False): runs every time, in data-dependence order."
+                    else "io_callback(ordered=False): kept when its result is unused; no order promised."
                 ),
                 "package": "jaxcb_io",
                 "order": 40 + i,
