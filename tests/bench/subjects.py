@@ -76,8 +76,14 @@ class Subject:
         if self.variant is not None and self.computation is not None:
             with observe(self.variant.probe, self.computation) as seen:
                 yield seen
+        elif self.host and self.counted:
+            tally = Tally()
+            try:
+                yield tally
+            finally:
+                tally.open = False  # timed calls, made after this, pass uncounted as a pattern's
         else:
-            yield Tally() if self.host and self.counted else None
+            yield None
 
     def map(
         self, transform: Callable[[Callable[..., Any]], Callable[..., Any]], **kw: Any

@@ -72,6 +72,7 @@ class Tally:
     by_function: dict[str, int] = dataclasses.field(default_factory=dict)
     shapes: list[str] = dataclasses.field(default_factory=list)
     records: list[tuple[int, Any]] | None = None
+    open: bool = True  # closed: a :func:`counting` wrapper passes calls on uncounted
     _lock: threading.Lock = dataclasses.field(
         default_factory=threading.Lock, repr=False, compare=False
     )
@@ -93,17 +94,28 @@ def type_str(a: Any) -> str | None:
     shape, dtype = getattr(a, "shape", None), getattr(a, "dtype", None)
     if shape is None or dtype is None:
         return None
+    try:
+        return _type_str(tuple(shape), dtype)
+    except TypeError:  # an unhashable dtype or dimension: not cached
+        return _type_str.__wrapped__(tuple(shape), dtype)
+
+
+@functools.lru_cache(maxsize=1024)
+def _type_str(shape: tuple[int, ...], dtype: Any) -> str:
+    # cached: NumPy's ``dtype.name`` costs microseconds, once per distinct type here
     name = getattr(dtype, "name", str(dtype))
     return f"{name}[{','.join(str(s) for s in shape)}]"
 
 
 def counting(fn: Callable[..., Any], tally: Tally, name: str | None = None) -> Callable[..., Any]:
-    """``fn`` wrapped so that each call is added to ``tally`` under ``name``."""
+    """``fn`` wrapped so that each call is added to ``tally`` under ``name`` while the
+    tally is open (closed, a call costs one attribute test more, as a :class:`Counted`)."""
     key: str = name or str(getattr(fn, "__name__", "host"))
 
     @functools.wraps(fn)
     def counted(*args: Any, **kwargs: Any) -> Any:
-        tally.add(key, args)
+        if tally.open:
+            tally.add(key, args)
         return fn(*args, **kwargs)
 
     return counted
