@@ -26,6 +26,7 @@ from jaxcb_site import (
     matrixpage,
     perf,
     stash,
+    statements,
 )
 from jaxcb_site.markers import AnnotateExtension
 
@@ -57,6 +58,11 @@ def on_files(files: Any, config: Any) -> Any:
     problems = glossary.check()
     if problems:
         raise directives.DirectiveError(f"the glossaries disagree: {'; '.join(problems)}")
+    problems = statements.check()  # docstrings, READMEs, code notes: held to the data
+    if problems:
+        raise directives.DirectiveError(
+            "sentences that the data does not show:\n  " + "\n  ".join(problems)
+        )
     matrixpage.add_files(files, config)  # the matrix page's per-environment files
     return perf.add_plots(files, config)
 

@@ -60,8 +60,9 @@ RULES: Sequence[tuple[str, str, str, str]] = (
         "jaxcb_io",
         "*",
         "io_callback(",
-        "Never removed and never merged: one host call per execution, even if the result "
-        "is unused. `ordered=True` also keeps program order, and then `vmap` raises.",
+        "Not removed when the result is unused: under `jit` one host call per call. Inside "
+        "a loop that `grad` differentiates it may run fewer times than the loop has steps. "
+        "`ordered=True` also keeps program order, and then `vmap` raises.",
     ),
     # --- jax.debug -----------------------------------------------------------------------
     (

@@ -13,7 +13,8 @@ A page that states how a mechanism behaves cites the cells that show it:
     build (``mkdocs build --strict``). It renders as a small "measured" mark whose
     tooltip lists the environments that were checked.
 ``<!-- jaxcb:expect-observation GROUP ID FIELD=VALUE ... -->``
-    the same for an observation of the behaviour data (exceptions, dispatch, gotchas).
+    the same for an observation of the behaviour data (exceptions, dispatch, gotchas),
+    ``jax=`` restricting it to those JAX versions as above.
 
 Claims of the two source texts get a verdict from the same comparison (``verdict``).
 """
@@ -105,10 +106,11 @@ def d_expect_observation(src: str, group: str, oid: str, *pairs: str) -> str:
     """Nothing on the page: the build fails unless the behaviour observation has every
     ``FIELD=VALUE`` stated."""
     expect = parse(pairs)
+    versions = expect.pop("jax", None)
     found = [
         (label, o.model_dump()["outcome"] | {"id": o.id})
         for label, o in behaviour.observation(group, oid)
-        if o
+        if o and (versions is None or label.removeprefix("JAX ") in versions)
     ]
     if not found:
         raise ClaimError(f"{src}: observation {group}:{oid} is not measured in any committed file")

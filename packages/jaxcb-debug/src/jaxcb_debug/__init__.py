@@ -3,9 +3,9 @@
 A debug callback returns nothing to the computation, so the observers here
 compute the native `jax.numpy` result and report what they saw to the host; the
 logging patterns (`log_steps`, `progress`) call the host on every (reported)
-step. Nothing blocks differentiation: the host sees the forward pass only.
-`host_draw` cannot be written this way (no value comes back). One module per
-computation; each module's docstring states its contract.
+step. Nothing blocks differentiation: on JAX 0.10.2 and later the host sees the
+forward pass only. `host_draw` cannot be written this way (no value comes back).
+One module per computation; each module's docstring states its contract.
 """
 
 from .bessel_jv import bessel_jv

@@ -6,9 +6,12 @@ Contract:
 
 - **Observer only.** The result is the native one; `report` sees the input and
   output.
-- **When it runs.** Once per call, also when the result is unused under `jax.jit`.
-  Under `vmap` once per batch element; under `grad` and `jvp` once, with the
-  forward (primal) values only.
+- **When it runs.** Once per call, also when the result is unused under `jax.jit`;
+  once per batch element under `vmap`; once under `grad` and `jvp`, with the forward
+  (primal) values only. Not once per execution in every program: under
+  `jax.checkpoint` the host sees the forward pass twice, under `vmap` of a `lax.cond`
+  both branches run, and inside a loop that `grad` differentiates it may run fewer
+  times than the loop has steps.
 - **Ordering.** `ordered=False` by default; `ordered=True` keeps program order (an
   eager call with an array sharded over several devices raises `ValueError`).
 - **Derivatives.** Native: `grad` and `jvp` work.

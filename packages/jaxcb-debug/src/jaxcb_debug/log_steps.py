@@ -13,13 +13,14 @@ Contract:
   `ordered=True` needs one device: an eager call with `x0` sharded over several
   raises `ValueError` (under `jax.jit` JAX itself refuses it).
 - **Batching.** `vmap` calls the host once per batch element per step.
-- **Derivatives.** Native: the loop is `jax.numpy`, so `grad` works; the log sees
-  the forward pass only (the primal states, once per step), never tangents or
-  cotangents. Under `jax.checkpoint` (remat) the forward pass runs twice, once more
-  inside the backward pass to recompute what was not saved, and the log sees every
-  step twice: `1, 2, ..., n, 1, 2, ..., n`. Exactly once per step holds only
-  without rematerialisation; for a log that must not repeat, use an
-  `io_callback` (`jaxcb_io.log_steps`), which refuses to be differentiated instead.
+- **Derivatives.** Native: the loop is `jax.numpy`, so `grad` works. On JAX 0.10.2
+  and later the log sees the forward pass only (the primal states, once per step),
+  never tangents or cotangents; on JAX 0.4.30 it sees nothing under `grad`. Under
+  `jax.checkpoint` (remat) on 0.10.2 and later the forward pass runs twice, once
+  more inside the backward pass to recompute what was not saved, and the log sees
+  every step twice: `1, 2, ..., n, 1, 2, ..., n`. Called inside a differentiated
+  loop, steps can be lost. For a log that must not repeat, use an `io_callback`
+  (`jaxcb_io.log_steps`), which refuses to be differentiated instead.
 - **Compiled once.** Each form is one module-level `jax.jit` with the Python
   arguments (`n`, `log`, `ordered`) static: repeated eager calls with the same ones
   reuse the compiled loop. `log` is compared by equality (the same function, or bound

@@ -13,8 +13,9 @@ Contract:
   raises `ValueError`.
 - **Batching.** `vmap` works (unlike an io_callback inside `lax.cond`): the host
   is called once per batch element per reported step.
-- **Derivatives.** Native: `grad` works; the reports see the forward pass only, and
-  under `jax.checkpoint` every report comes twice (as for `log_steps`).
+- **Derivatives.** Native: `grad` works. On JAX 0.10.2 and later the reports see
+  the forward pass only, and under `jax.checkpoint` every report comes twice; on
+  JAX 0.4.30 no report arrives under `grad` (as for `log_steps`).
 - **Compiled once.** Each form is one module-level `jax.jit` with `n`, `every`,
   `report` and `ordered` static, as in `log_steps`.
 - **Counts.** `n` and `every` are Python ints below `2**31`: the step counter is int32.

@@ -4,9 +4,12 @@ Contract:
 
 - **Observer only.** A debug callback returns nothing to the computation: the
   result is the native `jax.numpy` one, and `report` sees the inputs and output.
-- **When it runs.** Not removed when the result is unused; may be removed if
-  JAX proves the values it observes are unused. Under `grad` it sees the forward
-  pass only. Under `vmap` it runs once per batch element.
+- **When it runs.** Once per call, also when the result is unused under `jax.jit`;
+  once per batch element under `vmap`; once under `grad` and `jvp`, with the forward
+  (primal) values only. Not once per execution in every program: under
+  `jax.checkpoint` the host sees the forward pass twice, under `vmap` of a `lax.cond`
+  both branches run, and inside a loop that `grad` differentiates it may run fewer
+  times than the loop has steps.
 - **Ordering.** `ordered=False` by default; `ordered=True` keeps program order
   (not allowed under `pmap`, nor for arrays sharded over several devices: an eager
   call with one raises `ValueError` here, before JAX would).

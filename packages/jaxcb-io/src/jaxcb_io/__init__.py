@@ -1,9 +1,9 @@
 """jaxcb_io: every jaxcb computation through `jax.experimental.io_callback`.
 
-An io_callback is never removed or merged, so it suits host code with effects
-(logging, progress reports, host random state) as well as pure host code that
-must run every time. It has no derivative rule, and `ordered=True` calls cannot
-be batched. One module per computation; each module's docstring states its
+An io_callback is not removed when its result is unused under `jax.jit`, so it
+suits host code with effects (logging, progress reports, host random state). It
+has no derivative rule, `ordered=True` calls cannot be batched, and inside a loop
+that `grad` differentiates JAX may run it fewer times than the loop has steps. One module per computation; each module's docstring states its
 contract.
 """
 

@@ -2,8 +2,11 @@
 
 Contract:
 
-- **Guaranteed to run.** One host call per execution, even when the result is
-  unused under `jax.jit`.
+- **Not removed when unused.** Under `jax.jit` the host runs once per call even
+  when the result is unused.
+  Not a promise of one call per execution: inside a `lax.scan` or `lax.fori_loop`
+  that `grad` differentiates, JAX may run it fewer times than the loop has steps
+  (once for 3 steps when its arguments are loop constants).
 - **Ordering.** `ordered=False` by default; `ordered=True` cannot be batched:
   `vmap` raises `ValueError`.
 - **Batching.** With `ordered=False`, `vmap` becomes a sequential loop: one host

@@ -2,12 +2,14 @@
 
 The result is an *impure input*: it depends on state that lives on the host, and
 each call must advance that state. `pure_callback` is wrong for this (JAX may drop
-or merge calls it believes pure); `io_callback` runs every time.
+or merge calls it believes pure); `io_callback` is not removed when its result is
+unused.
 
 Contract:
 
-- **Each call advances the generator.** One host call per execution, even when
-  the result is unused under `jax.jit`, so two calls return the next two draws.
+- **Each call advances the generator.** One host call per call, even when the
+  result is unused under `jax.jit`, so two calls return the next two draws. Not
+  in a differentiated loop: there JAX draws once for all the steps.
 - **Ordering.** `ordered=True` by default: several draws in one program are
   taken in program order, so results are reproducible from the seed.
 - **dtype.** Always float32: the host draws `rng.standard_normal(shape)` (float64)

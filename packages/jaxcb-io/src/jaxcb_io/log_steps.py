@@ -5,15 +5,18 @@ receives `log(k, x_k)`: `k` an int32 scalar array, `x_k` the state.
 
 Contract:
 
-- **Every step, exactly once, in order.** io_callbacks are never removed, so the
-  log is written even when the result is unused under `jax.jit`. With the default
-  `ordered=True` the steps arrive in program order. With `ordered=False` every
-  step still arrives exactly once, but JAX promises no order.
+- **Every step, once, in order.** The log is written even when the result is
+  unused under `jax.jit`. With the default `ordered=True` the steps arrive in
+  program order. With `ordered=False` every step still arrives once, but JAX
+  promises no order.
+- **Not inside a differentiated loop.** Called on every step of a `lax.scan` or
+  `lax.fori_loop` that `grad` differentiates, the log can stay empty: no step
+  arrives.
 - **Batching.** `ordered=True` cannot be batched: `vmap` raises `ValueError`.
   With `ordered=False`, `vmap` calls the host once per batch element per step.
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError` even though the log returns nothing. `jaxcb_debug.log_steps`
-  observes the forward pass of a differentiated loop instead.
+  can be differentiated, and logs the forward pass on JAX 0.10.2 and later.
 - **Compiled once.** The loop is one module-level `jax.jit` with `n`, `log` and
   `ordered` as static arguments: repeated eager calls with the same three reuse the
   compiled loop. `log` is compared by equality (the same function, or bound methods

@@ -7,9 +7,12 @@ trip per step).
 
 Contract:
 
-- **Every reported step, exactly once, in order.** The reports arrive even when
-  the result is unused under `jax.jit`; with the default `ordered=True` in
-  program order, with `ordered=False` exactly once in no promised order.
+- **Every reported step, once, in order.** The reports arrive even when the
+  result is unused under `jax.jit`; with the default `ordered=True` in program
+  order, with `ordered=False` once each in no promised order.
+- **Not inside a differentiated loop.** Called on every step of a `lax.scan` or
+  `lax.fori_loop` that `grad` differentiates, the reports can all be lost, as
+  for `log_steps`.
 - **Batching.** none: an io_callback inside `lax.cond` cannot be batched, so
   `vmap` raises `NotImplementedError` whatever `ordered` is.
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
