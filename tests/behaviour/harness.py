@@ -26,7 +26,7 @@ TEST_FILE = "tests/behaviour/test_behaviour.py"
 
 @dataclasses.dataclass(frozen=True)
 class Scenario:
-    group: str  # exception | dispatch | gotcha
+    group: str  # exception | dispatch | gotcha | edge
     id: str
     title: str
     run: Callable[[], Outcome]
@@ -125,6 +125,7 @@ def _worker_init(path: list[str]) -> None:
 
 def _in_worker(key: str) -> Outcome:
     import dispatch  # noqa: F401  (each registers its scenarios)
+    import edges  # noqa: F401
     import exceptions  # noqa: F401
     import gotchas  # noqa: F401
 

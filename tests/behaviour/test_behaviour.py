@@ -1,6 +1,6 @@
 """Behaviour outside the matrix grid, measured on the installed JAX and snapshot-tested.
 
-Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``): its outcome
+Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``): its outcome
 must equal the committed one in ``docs/data/behaviour/``. When JAX changes behaviour the
 test fails and shows both; ``--update-behaviour`` rewrites the file from what ran.
 """
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import dispatch  # noqa: F401  (registers its scenarios)
+import edges  # noqa: F401
 import exceptions  # noqa: F401
 import gotchas  # noqa: F401
 import pytest

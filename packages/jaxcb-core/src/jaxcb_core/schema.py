@@ -350,10 +350,10 @@ Scalar = str | int | float | bool | None
 
 class Observation(Record):
     """One measured behaviour outside the matrix grid: what an exception looks like to the
-    caller, how dispatch and effects interact, one gotcha. ``outcome`` holds the measured
-    facts (no timings: a file must come out the same when measured again)."""
+    caller, how dispatch and effects interact, one gotcha, one edge case. ``outcome`` holds
+    the measured facts (no timings: a file must come out the same when measured again)."""
 
-    group: Literal["exception", "dispatch", "gotcha"]
+    group: Literal["exception", "dispatch", "gotcha", "edge"]
     id: str
     title: str
     outcome: dict[str, Scalar]
