@@ -56,3 +56,18 @@ def test_a_docstring_wrapped_over_lines_still_matches() -> None:
     assert statements._flat('"Not removed when the result "\n        "is unused."') == (
         '"Not removed when the result is unused."'
     )
+
+
+def test_a_docstring_promising_a_run_count_outright_is_reported(tmp_path: Path) -> None:
+    package = tmp_path / statements.IO
+    package.mkdir(parents=True)
+    (package / "mod.py").write_text(
+        'def f(x):\n    """Return `x` from the host, every time it runs.\n\n    More."""\n',
+        encoding="utf-8",
+    )
+    assert statements.uncited_absolutes((), root=tmp_path) == [
+        f"{statements.IO}mod.py: 'Return `x` from the host, every time it runs.' promises a run "
+        "count and cites nothing"
+    ]
+    cited = Statement(f"{statements.IO}mod.py", "from the host, every time it runs", ())
+    assert statements.uncited_absolutes((cited,), root=tmp_path) == []

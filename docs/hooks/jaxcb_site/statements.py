@@ -14,7 +14,9 @@ FIELD=VALUE ...``, or ``observation GROUP ID FIELD=VALUE ...``).
 - a cited cell no longer shows what the sentence says (the sentence is false), or
 - a contract bullet about when and how often a callback runs (its bold title names
   running, steps, removal, order or effects) in a module of an effect package has no
-  listed sentence (a new claim nobody checks).
+  listed sentence (a new claim nobody checks), or
+- a docstring sentence there promises a run count outright ("every time", "exactly once",
+  "guaranteed", ...) and is not listed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 from . import claims
 from .data import ROOT
 
-__all__ = ["STATEMENTS", "Statement", "check", "uncited_bullets"]
+__all__ = ["STATEMENTS", "Statement", "check", "uncited_absolutes", "uncited_bullets"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +52,10 @@ PURE_IO = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 # The effect packages: every bullet of theirs about when a callback runs is listed below.
 COVERED = (IO, DEBUG)
 RUN_TITLE = re.compile(r"run|step|remov|effect|advanc|order", re.IGNORECASE)
+# Words that promise a run count outright: a docstring sentence with one must be listed.
+ABSOLUTE = re.compile(
+    r"every time|never removed|guaranteed|exactly once|always runs?\b|must run", re.IGNORECASE
+)
 
 _NOT_REMOVED = "Under `jax.jit` the host runs once per call even when the result is unused"
 _LOOP = (
@@ -340,6 +346,37 @@ def uncited_bullets(statements: tuple[Statement, ...] = STATEMENTS, root: Path =
     return out
 
 
+def _docstrings(path: Path) -> list[str]:
+    """The module's docstring and every function's and class's, flattened."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef))]
+    return [_flat(d) for n in nodes if (d := ast.get_docstring(n))]
+
+
+def uncited_absolutes(
+    statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT
+) -> list[str]:
+    """Sentences of the effect packages' docstrings that promise a run count outright
+    ("every time", "exactly once", ...) and that no statement quotes."""
+    quotes: dict[str, list[str]] = {}
+    for s in statements:
+        quotes.setdefault(s.path, []).append(_flat(s.quote))
+    out = []
+    for package in COVERED:
+        for path in sorted((root / package).glob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            for doc in _docstrings(path):
+                for sentence in re.split(r"(?<=[.:;])\s+", doc):
+                    m = ABSOLUTE.search(sentence)
+                    if m and not any(
+                        sentence[: m.end()] in q or q in sentence for q in quotes.get(rel, ())
+                    ):
+                        out.append(
+                            f"{rel}: {sentence[:90]!r} promises a run count and cites nothing"
+                        )
+    return out
+
+
 def check(statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT) -> list[str]:
     """Every problem with the listed sentences, as one line each (nothing when all hold)."""
     problems = []
@@ -352,4 +389,4 @@ def check(statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT) -> 
             problems.append(f"{s.path} no longer says {s.quote[:70]!r}…: update STATEMENTS")
             continue
         problems += [f"{s.path}: {s.quote[:70]!r}…: {p}" for c in s.cites for p in _holds(c)]
-    return problems + uncited_bullets(statements, root)
+    return problems + uncited_bullets(statements, root) + uncited_absolutes(statements, root)

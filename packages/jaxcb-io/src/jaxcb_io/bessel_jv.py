@@ -48,7 +48,7 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 
 # --8<-- [start:pattern]
 def bessel_jv(v: ArrayLike, z: ArrayLike, *, ordered: bool = False) -> jax.Array:
-    """Return `J_v(z)` from `scipy.special.jv` on the host, every time it runs.
+    """Return `J_v(z)` from `scipy.special.jv` on the host.
 
     Args:
         v: integer order(s).

@@ -59,7 +59,7 @@ def _check(a: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
 
 # --8<-- [start:pattern]
 def expm(a: ArrayLike, *, ordered: bool = False) -> jax.Array:
-    """Return the matrix exponential of `a` from SciPy on the host, every time it runs.
+    """Return the matrix exponential of `a` from SciPy on the host.
 
     Args:
         a: floating array of shape `(..., n, n)`.

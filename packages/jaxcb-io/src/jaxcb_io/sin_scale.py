@@ -45,7 +45,7 @@ def _check(x: ArrayLike, y: ArrayLike, ordered: object) -> tuple[jax.Array, jax.
 
 # --8<-- [start:pattern]
 def sin_scale(x: ArrayLike, y: ArrayLike, *, ordered: bool = False) -> jax.Array:
-    """Return `sin(x) * y + 1`, computed by NumPy on the host, every time it runs.
+    """Return `sin(x) * y + 1`, computed by NumPy on the host.
 
     Args:
         x: floating array of any shape.

@@ -54,7 +54,7 @@ def _check(x: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
 
 # --8<-- [start:pattern]
 def sum_mean(x: ArrayLike, *, ordered: bool = False) -> tuple[jax.Array, jax.Array]:
-    """Return `(x.sum(-1), x.mean(-1))`, computed by NumPy on the host, every time it runs.
+    """Return `(x.sum(-1), x.mean(-1))`, computed by NumPy on the host.
 
     Args:
         x: floating array with at least one axis.
