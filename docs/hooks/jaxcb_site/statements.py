@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import claims
@@ -329,21 +330,28 @@ def _bullets(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-def uncited_bullets(statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT) -> list[str]:
-    """Bullets about when a callback runs, in the effect packages, that no statement quotes."""
+def _covered(
+    statements: tuple[Statement, ...], root: Path
+) -> Iterator[tuple[Path, str, list[str]]]:
+    """``(module, its path from the root, the quotes listed for it)`` for every module of the
+    effect packages."""
     quotes: dict[str, list[str]] = {}
     for s in statements:
         quotes.setdefault(s.path, []).append(_flat(s.quote))
-    out = []
     for package in COVERED:
         for path in sorted((root / package).glob("*.py")):
             rel = path.relative_to(root).as_posix()
-            for title, text in _bullets(path):
-                if RUN_TITLE.search(title) and not any(q in text for q in quotes.get(rel, ())):
-                    out.append(
-                        f"{rel}: the bullet {title!r} says how the callback runs and cites nothing"
-                    )
-    return out
+            yield path, rel, quotes.get(rel, [])
+
+
+def uncited_bullets(statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT) -> list[str]:
+    """Bullets about when a callback runs, in the effect packages, that no statement quotes."""
+    return [
+        f"{rel}: the bullet {title!r} says how the callback runs and cites nothing"
+        for path, rel, quotes in _covered(statements, root)
+        for title, text in _bullets(path)
+        if RUN_TITLE.search(title) and not any(q in text for q in quotes)
+    ]
 
 
 def _docstrings(path: Path) -> list[str]:
@@ -358,22 +366,13 @@ def uncited_absolutes(
 ) -> list[str]:
     """Sentences of the effect packages' docstrings that promise a run count outright
     ("every time", "exactly once", ...) and that no statement quotes."""
-    quotes: dict[str, list[str]] = {}
-    for s in statements:
-        quotes.setdefault(s.path, []).append(_flat(s.quote))
     out = []
-    for package in COVERED:
-        for path in sorted((root / package).glob("*.py")):
-            rel = path.relative_to(root).as_posix()
-            for doc in _docstrings(path):
-                for sentence in re.split(r"(?<=[.:;])\s+", doc):
-                    m = ABSOLUTE.search(sentence)
-                    if m and not any(
-                        sentence[: m.end()] in q or q in sentence for q in quotes.get(rel, ())
-                    ):
-                        out.append(
-                            f"{rel}: {sentence[:90]!r} promises a run count and cites nothing"
-                        )
+    for path, rel, quotes in _covered(statements, root):
+        for doc in _docstrings(path):
+            for sentence in re.split(r"(?<=[.:;])\s+", doc):
+                m = ABSOLUTE.search(sentence)
+                if m and not any(sentence[: m.end()] in q or q in sentence for q in quotes):
+                    out.append(f"{rel}: {sentence[:90]!r} promises a run count and cites nothing")
     return out
 
 
