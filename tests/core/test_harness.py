@@ -207,6 +207,35 @@ def test_an_io_callback_run_fewer_times_than_executed_is_wrong() -> None:
     assert (cell.status, cell.effects) == ("ok", None)
 
 
+def test_the_shared_compilation_cache_warnings_are_not_the_cells() -> None:
+    """A worker may read a cache entry another worker is still writing: JAX warns and
+    compiles the program itself. That warning is the harness's, never a cell's."""
+    import warnings
+
+    import jax.numpy as jnp
+
+    def noisy(x, y):  # type: ignore[no-untyped-def]
+        warnings.warn(
+            "Error reading persistent compilation cache entry for 'jit_f': error: Error -5",
+            UserWarning,
+            stacklevel=1,
+        )
+        return jnp.sin(x) * y + 1
+
+    unsupported = {c.name: "-" for c in CATALOG if c.name != "sin_scale"}
+    v = from_dict(_variant_dict(implementations={"sin_scale": noisy}, unsupported=unsupported))
+    cell = run_cell(v, by_name("sin_scale"), by_id("eager"))
+    assert (cell.status, cell.warning) == ("ok", None)
+
+    def also(x, y):  # type: ignore[no-untyped-def]
+        warnings.warn("something of the cell's own", UserWarning, stacklevel=1)
+        return noisy(x, y)
+
+    v = from_dict(_variant_dict(implementations={"sin_scale": also}, unsupported=unsupported))
+    cell = run_cell(v, by_name("sin_scale"), by_id("eager"))
+    assert cell.warning == "UserWarning: something of the cell's own"
+
+
 def test_compare_lists_changed_fields() -> None:
     cell = Cell(variant="v", computation="c", transform="t", status="ok", host_calls=2)
     old = cell.model_copy(update={"status": "error", "host_calls": 1})
