@@ -76,8 +76,10 @@ _WHEN_DEBUG = (
 
 def _io_pure(name: str) -> list[Statement]:
     path = IO + name + ".py"
-    order = "`ordered=True` serialises host calls" if name in ("sin_scale", "sum_mean") else ""
-    out = [
+    order = (
+        "`ordered=True` serialises host calls" if name in ("sin_scale", "sum_mean") else _ORDER_IO
+    )
+    return [
         S(
             path,
             _NOT_REMOVED,
@@ -90,20 +92,8 @@ def _io_pure(name: str) -> list[Statement]:
             f"io_callback {name} grad_scan_const host_calls=1 effects.verdict=missing",
             f"io_callback {name} grad_fori_const host_calls=1 effects.verdict=missing",
         ),
+        S(path, order, f"io_callback/ordered {name} vmap status=error error_type=ValueError"),
     ]
-    if order:
-        out.append(
-            S(path, order, f"io_callback/ordered {name} vmap status=error error_type=ValueError")
-        )
-    else:
-        out.append(
-            S(
-                path,
-                _ORDER_IO,
-                f"io_callback/ordered {name} vmap status=error error_type=ValueError",
-            )
-        )
-    return out
 
 
 def _debug_pure(name: str) -> list[Statement]:
@@ -130,11 +120,7 @@ def _debug_pure(name: str) -> list[Statement]:
 
 STATEMENTS: tuple[Statement, ...] = (
     *(s for name in PURE_IO for s in _io_pure(name)),
-    *(
-        s
-        for name in ("sin_scale", "sum_mean", "expm", "bessel_jv", "cubic_root")
-        for s in _debug_pure(name)
-    ),
+    *(s for name in PURE_IO for s in _debug_pure(name)),
     # --- jaxcb_io: the package, its effects, its README, its code note, its rows ------------
     S(
         IO + "__init__.py",
@@ -321,9 +307,9 @@ def _holds(cite: str) -> list[str]:
     return []
 
 
-def _bullets(path: Path) -> list[tuple[str, str]]:
+def _bullets(tree: ast.Module) -> list[tuple[str, str]]:
     """``(title, text)`` of each contract bullet (``- **Title.** text``) of a module docstring."""
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    doc = ast.get_docstring(tree) or ""
     out = []
     for m in re.finditer(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|\Z)", doc, re.M | re.S):
         out.append((m.group(1), _flat(m.group(1) + m.group(2))))
@@ -332,31 +318,30 @@ def _bullets(path: Path) -> list[tuple[str, str]]:
 
 def _covered(
     statements: tuple[Statement, ...], root: Path
-) -> Iterator[tuple[Path, str, list[str]]]:
-    """``(module, its path from the root, the quotes listed for it)`` for every module of the
-    effect packages."""
+) -> Iterator[tuple[ast.Module, str, list[str]]]:
+    """``(parsed module, its path from the root, the quotes listed for it)`` for every
+    module of the effect packages."""
     quotes: dict[str, list[str]] = {}
     for s in statements:
         quotes.setdefault(s.path, []).append(_flat(s.quote))
     for package in COVERED:
         for path in sorted((root / package).glob("*.py")):
             rel = path.relative_to(root).as_posix()
-            yield path, rel, quotes.get(rel, [])
+            yield ast.parse(path.read_text(encoding="utf-8")), rel, quotes.get(rel, [])
 
 
 def uncited_bullets(statements: tuple[Statement, ...] = STATEMENTS, root: Path = ROOT) -> list[str]:
     """Bullets about when a callback runs, in the effect packages, that no statement quotes."""
     return [
         f"{rel}: the bullet {title!r} says how the callback runs and cites nothing"
-        for path, rel, quotes in _covered(statements, root)
-        for title, text in _bullets(path)
+        for tree, rel, quotes in _covered(statements, root)
+        for title, text in _bullets(tree)
         if RUN_TITLE.search(title) and not any(q in text for q in quotes)
     ]
 
 
-def _docstrings(path: Path) -> list[str]:
+def _docstrings(tree: ast.Module) -> list[str]:
     """The module's docstring and every function's and class's, flattened."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     nodes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef))]
     return [_flat(d) for n in nodes if (d := ast.get_docstring(n))]
 
@@ -367,8 +352,8 @@ def uncited_absolutes(
     """Sentences of the effect packages' docstrings that promise a run count outright
     ("every time", "exactly once", ...) and that no statement quotes."""
     out = []
-    for path, rel, quotes in _covered(statements, root):
-        for doc in _docstrings(path):
+    for tree, rel, quotes in _covered(statements, root):
+        for doc in _docstrings(tree):
             for sentence in re.split(r"(?<=[.:;])\s+", doc):
                 m = ABSOLUTE.search(sentence)
                 if m and not any(sentence[: m.end()] in q or q in sentence for q in quotes):

@@ -242,14 +242,14 @@ def run_cell(
             first = groups[0][0][1] if groups and groups[0] else None
             seen = checks.split(sink.records, None if first is None else np.ndim(first))
         cell.effects = checks.effects(groups, seen, rtol, atol)
+        problems.append(checks.effects_problem(cell.effects))
     elif comp.kind == "impure":
         assert isinstance(sink, CountingGenerator)
         cell.effects = checks.draws(len(trial.calls), sink.draws)
+        problems.append(checks.effects_problem(cell.effects))
     elif variant.owes_runs and tally is not None and run.error is None:
         cell.effects = checks.runs(trial.runs, tally.calls)
         problems.append(checks.runs_problem(cell.effects))
-    if cell.effects is not None and comp.kind != "pure":
-        problems.append(checks.effects_problem(cell.effects))
     found = [p for p in problems if p]
     cell.status = "wrong" if found else "ok"
     cell.reason = "; ".join(found) if found else None
