@@ -379,3 +379,35 @@ def cache_hit_exception() -> Outcome:
 
 
 # --8<-- [end:cache-hit-exception]
+
+
+# --8<-- [start:compile-cache]
+@scenario("edge", "compile-cache", "The persistent compilation cache and a pure_callback")
+def compile_cache() -> Outcome:
+    import tempfile
+
+    from harness import python
+
+    with tempfile.TemporaryDirectory() as d:
+        code = f"""
+        import numpy as np, jax, jax.numpy as jnp
+        jax.config.update("jax_compilation_cache_dir", {d!r})
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+        f = jax.jit(lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x))
+        g = jax.jit(lambda x: jnp.sin(x) * 3)
+        jax.block_until_ready(g(jnp.ones(3)))
+        before = len(list(__import__("pathlib").Path({d!r}).iterdir()))
+        jax.block_until_ready(f(jnp.ones(3)))
+        after = len(list(__import__("pathlib").Path({d!r}).iterdir()))
+        print("JAXCB", before, after)
+        """
+        r = python(code, timeout=120)
+    for line in r["stdout"].splitlines():
+        if line.startswith("JAXCB "):
+            before, after = (int(v) for v in line.split()[1:])
+            return {"native_cached": before > 0, "callback_cached": after > before}
+    return {"result": "failed"}
+
+
+# --8<-- [end:compile-cache]

@@ -9,13 +9,19 @@ through the registries' ``bare`` forms, never by name.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import io
 import os
+import re
+import runpy
 import subprocess
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from jaxcb_core.mechanisms import Variant, discover
@@ -91,6 +97,56 @@ def python(code: str, *, timeout: float = 60, env: dict[str, str] | None = None)
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return {"returncode": None, "stdout": out, "stderr": ""}
     return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+
+
+FACT = re.compile(r"^([a-z][a-z0-9 ]*[a-z0-9]): (.+)$")
+
+
+def facts(stdout: str) -> Outcome:
+    """What a reader's script printed, as facts: each ``name: value`` line is the fact
+    ``name`` (spaces as underscores; a whole number, True, False and None typed), and any
+    other line is ``printed`` (``printed_1``, ``printed_2``, ... when there are several)."""
+    out: Outcome = {}
+    other = []
+    for line in stdout.splitlines():
+        if not line.strip():
+            continue
+        m = FACT.match(line)
+        if m is None:
+            other.append(line.rstrip())
+            continue
+        text = m.group(2).strip()
+        value: Any = {"True": True, "False": False, "None": None}.get(text, text)
+        if re.fullmatch(r"-?\d+", text):
+            value = int(text)
+        out[m.group(1).replace(" ", "_")] = value
+    if len(other) == 1:
+        out["printed"] = other[0]
+    else:
+        out.update({f"printed_{i}": line for i, line in enumerate(other, 1)})
+    return out
+
+
+def run_script(path: Path) -> Outcome:
+    """Run a reader's script in this interpreter (``runpy``, the session's 4 CPU devices up,
+    warnings shown as in a reader's session, not raised) and return what it printed (:func:`facts`), plus ``error`` (``"Type: first line"``)
+    when it raised."""
+    import jax
+
+    buf = io.StringIO()
+    error = None
+    with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+        warnings.simplefilter("default")  # a reader's session: warnings shown, not raised
+        try:
+            runpy.run_path(str(path), run_name="__main__")
+            jax.effects_barrier()
+        except Exception as e:  # what the script does on this JAX is the result
+            text = (str(e).strip().splitlines() or [""])[0][:120]
+            error = f"{type(e).__name__}: {text}".rstrip(": ")
+    out = facts(buf.getvalue())
+    if error is not None:
+        out["error"] = error
+    return out
 
 
 def isolated(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:

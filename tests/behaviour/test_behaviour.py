@@ -7,8 +7,10 @@ test fails and shows both; ``--update-behaviour`` rewrites the file from what ra
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 import dispatch  # noqa: F401  (registers its scenarios)
 import edges  # noqa: F401
 import exceptions  # noqa: F401
-import gotchas  # noqa: F401
+import gotchas
 import pytest
 from harness import SCENARIOS, Scenario, run_isolated
 
@@ -114,3 +116,41 @@ def test_no_stale_observations() -> None:
 
 def test_at_least_twenty_gotchas() -> None:
     assert sum(s.group == "gotcha" for s in SCENARIOS.values()) >= 20
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".") if p.isdigit())
+
+
+@pytest.mark.parametrize("g", gotchas.GOTCHAS, ids=lambda g: g.id)
+def test_fix_gives_the_right_outcome(g: gotchas.Gotcha, measured: dict[str, Observation]) -> None:
+    """What the page tells a reader to write instead does the job on this JAX."""
+    import jax
+
+    if _version(jax.__version__) < _version(g.since):
+        pytest.skip(f"the fix is written for JAX >= {g.since}; here {jax.__version__}")
+    got = measured[f"fix:{g.id}"].outcome
+    wrong = {k: got.get(k, "(not printed)") for k, v in g.right.items() if got.get(k) != v}
+    assert not wrong, (
+        f"docs/gotchas/{g.id}.fix.py does not give the right outcome on JAX {jax.__version__}: "
+        f"expected {g.right}, it printed {got}"
+    )
+
+
+STANDALONE = {"jax", "numpy", "scipy", *sys.stdlib_module_names}
+
+
+@pytest.mark.parametrize("path", sorted(gotchas.SCRIPTS.glob("*.py")), ids=lambda p: p.name)
+def test_gotcha_scripts_are_standalone(path: Path) -> None:
+    """A reader's script: imports JAX, NumPy, SciPy and the standard library only, and
+    belongs to a gotcha on the page."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    roots = {
+        (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in (n.names if isinstance(n, ast.Import) else [n])
+    }
+    assert roots <= STANDALONE, f"{path.name} imports {sorted(roots - STANDALONE)}"
+    ids = {g.id for g in gotchas.GOTCHAS}
+    assert path.name.removesuffix(".py").removesuffix(".fix") in ids, f"{path.name}: no such gotcha"

@@ -234,7 +234,7 @@ def test_directive_table_lists_every_directive_with_its_arguments() -> None:
     assert rows["jaxcb:verdict"].split("|")[2].strip() == (
         "`VARIANT COMPUTATION TRANSFORM [EXPECT ...]`"
     )
-    assert rows["jaxcb:gotcha"].split("|")[2].strip() == "`OID [GROUP]`"
+    assert rows["jaxcb:gotcha"].split("|")[2].strip() == "`OID`"
     assert rows["jaxcb:legend"].split("|")[2].strip() == "–"
     for name, row in rows.items():
         assert row.split("|")[3].strip(), f"{name}: nothing says what it expands to"

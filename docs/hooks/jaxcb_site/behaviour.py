@@ -9,8 +9,11 @@ behaviour-exceptions       mechanism × context: the type the caller sees, and w
                            ordered effect survive, per environment
 behaviour-table GROUP ID…  the outcome of observations (a prefix ``ID*`` matches many),
                            facts as rows, one column per environment
-gotcha ID                  one gotcha: its code (the scenario's snippet section) and
-                           its measured outcome per environment
+gotcha ID                  one gotcha: the trap's script (docs/gotchas/ID.py) and what
+                           it printed on each JAX
+gotcha-fix ID              the same for what to write instead (docs/gotchas/ID.fix.py)
+program ID [GROUP]         an edge case (or another scenario of GROUP): its program (the
+                           scenario's snippet section) and its outcome per environment
 =========================  ===========================================================
 """
 
@@ -93,8 +96,7 @@ def d_table(src: str, group: str, *patterns: str) -> str:
             for k in facts:
                 cells = [_fmt(o.outcome.get(k)) if o else "not measured" for _, o in obs]
                 rows.append(f"| {k.replace('_', ' ')} | " + " | ".join(cells) + " |")
-            tests = {o.test for _, o in obs if o}
-            blocks.append("\n".join(rows) + f"\n\n<small>measured by `{next(iter(tests))}`</small>")
+            blocks.append("\n".join(rows))
     return "\n\n".join(blocks)
 
 
@@ -141,8 +143,31 @@ def _source(oid: str) -> tuple[str, str]:
     raise BehaviourError(f"no snippet section [start:{oid}] under {SCENARIOS}/")
 
 
-def d_gotcha(src: str, oid: str, group: str = "gotcha") -> str:
-    """A gotcha's measured program (its source section) and what it did on each JAX."""
+GOTCHAS = "docs/gotchas"
+
+
+def _script(src: str, oid: str, group: str) -> str:
+    """A gotcha's script as a code block titled with its file name, then what it printed
+    on each committed JAX."""
+    name = f"{oid}.fix.py" if group == "fix" else f"{oid}.py"
+    if not (data.ROOT / GOTCHAS / name).is_file():
+        raise BehaviourError(f"{src}: no script {GOTCHAS}/{name}")
+    code = f'```python title="{name}"\n--8<-- "{GOTCHAS}/{name}"\n```'
+    return code + "\n\n" + d_table(src, group, oid)
+
+
+def d_gotcha(src: str, oid: str) -> str:
+    """The trap: the script a reader can run, and what it printed on each JAX."""
+    return _script(src, oid, "gotcha")
+
+
+def d_gotcha_fix(src: str, oid: str) -> str:
+    """What to write instead: its script, and what it printed on each JAX."""
+    return _script(src, oid, "fix")
+
+
+def d_program(src: str, oid: str, group: str = "edge") -> str:
+    """A measured program (the scenario's snippet section) and what it did on each JAX."""
     path, section = _source(oid.split("/")[-1])
     code = f'```python title="{path}"\n--8<-- "{path}:{section}"\n```'
     return code + "\n\n" + d_table(src, group, oid)
@@ -152,6 +177,8 @@ DIRECTIVES = {
     "behaviour-exceptions": d_exceptions,
     "behaviour-table": d_table,
     "gotcha": d_gotcha,
+    "gotcha-fix": d_gotcha_fix,
+    "program": d_program,
 }
 
 
