@@ -11,12 +11,13 @@ effect still works after the failure.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from harness import Outcome, bare, chain, error_name, isolated, scenario
+from harness import Outcome, bare, chain, error_name, isolated, scenario, script
 from jax import lax
 from jax.sharding import PartitionSpec
 
@@ -134,53 +135,16 @@ def _register() -> None:
 _register()
 
 
-# --8<-- [start:flag]
-@scenario("exception", "instead/flag", "Instead of raising: the host returns a flag with the value")
-def flag_instead() -> Outcome:
-    def host(x):
-        ok = bool(np.all(np.asarray(x) >= 0))  # the check the host would have raised on
-        return np.sqrt(np.abs(np.asarray(x))), np.asarray(ok)
-
-    @jax.jit
-    def f(x):
-        spec = (jax.ShapeDtypeStruct(x.shape, x.dtype), jax.ShapeDtypeStruct((), jnp.bool_))
-        y, ok = jax.pure_callback(host, spec, x, vmap_method="expand_dims")
-        return jnp.where(ok, y, jnp.nan), ok  # NaN out, and the flag for the caller
-
-    y, ok = f(jnp.array([1.0, -4.0]))
-    return {"flag": bool(ok), "result_is_nan": bool(jnp.isnan(y).all()), "raised": False}
-
-
-# --8<-- [end:flag]
-
-
-# --8<-- [start:checkify]
-@scenario("exception", "instead/checkify", "Instead of raising: checkify the host's flag")
-def checkify_instead() -> Outcome:
-    from jax.experimental import checkify
-
-    def host(x):
-        return np.asarray(np.all(np.asarray(x) >= 0))
-
-    def f(x):
-        ok = jax.pure_callback(
-            host, jax.ShapeDtypeStruct((), jnp.bool_), x, vmap_method="expand_dims"
-        )
-        checkify.check(ok, "negative input: {x}", x=x[0])  # a functional error, not an exception
-        return jnp.sqrt(x)
-
-    checked = jax.jit(checkify.checkify(f))
-    err, _ = checked(jnp.array([-4.0, 1.0]))
-    message = err.get()
-    out: Outcome = {"error_value": message.split(" (")[0] if message else None}
-    try:
-        err.throw()
-        out["throw"] = None
-    except Exception as e:
-        out["throw"] = error_name(e)
-    good, _ = checked(jnp.array([4.0, 1.0]))
-    out["no_error_for_good_input"] = good.get() is None
-    return out
-
-
-# --8<-- [end:checkify]
+ERRORS = Path(__file__).resolve().parents[2] / "docs" / "errors"
+script(
+    "exception",
+    "instead/flag",
+    "Instead of raising: the host returns a flag with the value",
+    ERRORS / "flag.py",
+)
+script(
+    "exception",
+    "instead/checkify",
+    "Instead of raising: checkify the host's flag",
+    ERRORS / "checkify.py",
+)

@@ -15,7 +15,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from harness import SCENARIOS, Outcome, Scenario, run_script
+from harness import script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "docs" / "gotchas"
@@ -197,20 +197,6 @@ GOTCHAS: tuple[Gotcha, ...] = (
 )
 
 
-def _runner(path: Path) -> Any:
-    def run() -> Outcome:
-        return run_script(path)
-
-    return run
-
-
-def register(gotchas: tuple[Gotcha, ...]) -> None:
-    for g in gotchas:
-        for group, title, fixed in (("gotcha", g.title, False), ("fix", g.fix, True)):
-            s = Scenario(group, g.id, title, _runner(g.script(fixed)))
-            if s.key in SCENARIOS:
-                raise ValueError(f"two scenarios {s.key}")
-            SCENARIOS[s.key] = s
-
-
-register(GOTCHAS)
+for _g in GOTCHAS:
+    script("gotcha", _g.id, _g.title, _g.script())
+    script("fix", _g.id, _g.fix, _g.script(fixed=True))

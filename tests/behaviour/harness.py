@@ -51,6 +51,7 @@ class Scenario:
 
 
 SCENARIOS: dict[str, Scenario] = {}
+SCRIPTS: set[Path] = set()  # the reader's scripts registered with :func:`script`
 
 
 def scenario(
@@ -127,10 +128,11 @@ def facts(stdout: str) -> Outcome:
     return out
 
 
-def run_script(path: Path) -> Outcome:
+def run_script(path: Path, *, raw: bool = False) -> Outcome:
     """Run a reader's script in this interpreter (``runpy``, the session's 4 CPU devices up,
-    warnings shown as in a reader's session, not raised) and return what it printed (:func:`facts`), plus ``error`` (``"Type: first line"``)
-    when it raised."""
+    warnings shown as in a reader's session, not raised) and return what it printed, as
+    :func:`facts` or, with ``raw``, as one fact ``output`` (its whole stdout); plus
+    ``error`` (``"Type: first line"``) when it raised."""
     import jax
 
     buf = io.StringIO()
@@ -143,10 +145,24 @@ def run_script(path: Path) -> Outcome:
         except Exception as e:  # what the script does on this JAX is the result
             text = (str(e).strip().splitlines() or [""])[0][:120]
             error = f"{type(e).__name__}: {text}".rstrip(": ")
-    out = facts(buf.getvalue())
+    out = {"output": buf.getvalue()} if raw else facts(buf.getvalue())
     if error is not None:
         out["error"] = error
     return out
+
+
+def script(
+    group: str, id: str, title: str, path: Path, *, fresh: bool = False, raw: bool = False
+) -> None:
+    """Register a reader's script as a scenario: its outcome is what it prints
+    (:func:`run_script`, ``raw`` as it is); ``fresh`` runs it in a new interpreter of its own."""
+
+    def run() -> Outcome:
+        return run_script(path, raw=raw)
+
+    SCRIPTS.add(path.resolve())
+
+    scenario(group, id, title)(isolated(run) if fresh else run)
 
 
 def isolated(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
@@ -184,6 +200,7 @@ def _in_worker(key: str) -> Outcome:
     import edges  # noqa: F401
     import exceptions  # noqa: F401
     import gotchas  # noqa: F401
+    import recipes  # noqa: F401
 
     return SCENARIOS[key].run()
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import math
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,7 +22,8 @@ import edges  # noqa: F401
 import exceptions  # noqa: F401
 import gotchas
 import pytest
-from harness import SCENARIOS, Scenario, run_isolated
+import recipes  # noqa: F401
+from harness import SCENARIOS, SCRIPTS, Scenario, run_isolated
 
 from jaxcb_core import environment, matrix
 from jaxcb_core.schema import (
@@ -103,10 +106,45 @@ def test_observation(key: str, measured: dict[str, Observation]) -> None:
         pytest.fail(
             f"{data_path()} has no observation {key}: run `pytest tests/behaviour --update-behaviour`"
         )
+    if "output" in old.outcome:  # a recipe: what it printed, line by line
+        problem = _first_difference(old.outcome, now.outcome)
+        if problem:
+            pytest.fail(f"{key}: {problem}")
+        assert old.title == now.title
+        return
     assert (old.title, old.outcome) == (now.title, now.outcome), (
         f"{key} no longer matches the committed behaviour:\n"
         f"  committed {json.dumps(old.outcome)}\n  measured  {json.dumps(now.outcome)}"
     )
+
+
+NUMBER = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)")
+
+
+def _same_line(a: str, b: str) -> bool:
+    """Equal text, numbers within 0.1 % (a recipe prints a few significant digits, and
+    another CPU may round the last one the other way)."""
+    x, y = NUMBER.split(a), NUMBER.split(b)
+    if len(x) != len(y):
+        return False
+    return all(
+        p == q if i % 2 == 0 else math.isclose(float(p), float(q), rel_tol=1e-3, abs_tol=1e-9)
+        for i, (p, q) in enumerate(zip(x, y, strict=True))
+    )
+
+
+def _first_difference(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Where a script's printed output first differs from the recorded one (None: it does not)."""
+    if old.get("error") != new.get("error"):
+        return f"it raised {new.get('error')!r}, recorded: {old.get('error')!r}"
+    a = str(old.get("output", "")).splitlines()
+    b = str(new.get("output", "")).splitlines()
+    for i, (x, y) in enumerate(zip(a, b, strict=False), 1):
+        if not _same_line(x, y):
+            return f"line {i} differs from the recorded output:\n  recorded {x!r}\n  now      {y!r}"
+    if len(a) != len(b):
+        return f"line {min(len(a), len(b)) + 1}: recorded {len(a)} lines, it printed {len(b)}"
+    return None
 
 
 def test_no_stale_observations() -> None:
@@ -138,12 +176,14 @@ def test_fix_gives_the_right_outcome(g: gotchas.Gotcha, measured: dict[str, Obse
 
 
 STANDALONE = {"jax", "numpy", "scipy", *sys.stdlib_module_names}
+READER_DIRS = ("gotchas", "edges", "errors", "recipes")
+READER_SCRIPTS = sorted(p for d in READER_DIRS for p in (gotchas.ROOT / "docs" / d).glob("*.py"))
 
 
-@pytest.mark.parametrize("path", sorted(gotchas.SCRIPTS.glob("*.py")), ids=lambda p: p.name)
-def test_gotcha_scripts_are_standalone(path: Path) -> None:
-    """A reader's script: imports JAX, NumPy, SciPy and the standard library only, and
-    belongs to a gotcha on the page."""
+@pytest.mark.parametrize("path", READER_SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_reader_scripts_are_standalone(path: Path) -> None:
+    """A script the site shows a reader: imports JAX, NumPy, SciPy and the standard
+    library only, and the behaviour session runs it."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     roots = {
         (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
@@ -152,5 +192,4 @@ def test_gotcha_scripts_are_standalone(path: Path) -> None:
         for a in (n.names if isinstance(n, ast.Import) else [n])
     }
     assert roots <= STANDALONE, f"{path.name} imports {sorted(roots - STANDALONE)}"
-    ids = {g.id for g in gotchas.GOTCHAS}
-    assert path.name.removesuffix(".py").removesuffix(".fix") in ids, f"{path.name}: no such gotcha"
+    assert path.resolve() in SCRIPTS, f"{path}: no scenario runs it"

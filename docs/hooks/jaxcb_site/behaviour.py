@@ -12,8 +12,10 @@ behaviour-table GROUP ID…  the outcome of observations (a prefix ``ID*`` match
 gotcha ID                  one gotcha: the trap's script (docs/gotchas/ID.py) and what
                            it printed on each JAX
 gotcha-fix ID              the same for what to write instead (docs/gotchas/ID.fix.py)
-program ID [GROUP]         an edge case (or another scenario of GROUP): its program (the
-                           scenario's snippet section) and its outcome per environment
+recipe ID                  a recipe: its script (docs/recipes/ID.py), then what it printed,
+                           one tab per JAX version
+program PATH GROUP ID      any other script the behaviour session runs (an edge case,
+                           docs/edges/ID.py): the file, and what it printed on each JAX
 =========================  ===========================================================
 """
 
@@ -28,7 +30,6 @@ from . import data
 from .render import esc, tabs
 
 BEHAVIOUR_DIR = data.ROOT / "docs" / "data" / "behaviour"
-SCENARIOS = "tests/behaviour"
 
 
 class BehaviourError(ValueError):
@@ -135,42 +136,49 @@ def d_exceptions(src: str) -> str:
     return tabs(blocks)
 
 
-def _source(oid: str) -> tuple[str, str]:
-    """``(file, section)`` of a scenario's snippet section."""
-    for path in sorted((data.ROOT / SCENARIOS).glob("*.py")):
-        if f"[start:{oid}]" in path.read_text(encoding="utf-8"):
-            return path.relative_to(data.ROOT).as_posix(), oid
-    raise BehaviourError(f"no snippet section [start:{oid}] under {SCENARIOS}/")
-
-
-GOTCHAS = "docs/gotchas"
-
-
-def _script(src: str, oid: str, group: str) -> str:
-    """A gotcha's script as a code block titled with its file name, then what it printed
+def _shown(src: str, path: str, group: str, oid: str) -> str:
+    """A reader's script as a code block titled with its file name, then what it printed
     on each committed JAX."""
-    name = f"{oid}.fix.py" if group == "fix" else f"{oid}.py"
-    if not (data.ROOT / GOTCHAS / name).is_file():
-        raise BehaviourError(f"{src}: no script {GOTCHAS}/{name}")
-    code = f'```python title="{name}"\n--8<-- "{GOTCHAS}/{name}"\n```'
+    if not (data.ROOT / path).is_file():
+        raise BehaviourError(f"{src}: no script {path}")
+    code = f'```python title="{path.rsplit("/", 1)[-1]}"\n--8<-- "{path}"\n```'
     return code + "\n\n" + d_table(src, group, oid)
 
 
 def d_gotcha(src: str, oid: str) -> str:
-    """The trap: the script a reader can run, and what it printed on each JAX."""
-    return _script(src, oid, "gotcha")
+    """The trap: its script (``docs/gotchas/OID.py``), and what it printed on each JAX."""
+    return _shown(src, f"docs/gotchas/{oid}.py", "gotcha", oid)
 
 
 def d_gotcha_fix(src: str, oid: str) -> str:
-    """What to write instead: its script, and what it printed on each JAX."""
-    return _script(src, oid, "fix")
+    """What to write instead: its script (``docs/gotchas/OID.fix.py``) and what it printed."""
+    return _shown(src, f"docs/gotchas/{oid}.fix.py", "fix", oid)
 
 
-def d_program(src: str, oid: str, group: str = "edge") -> str:
-    """A measured program (the scenario's snippet section) and what it did on each JAX."""
-    path, section = _source(oid.split("/")[-1])
-    code = f'```python title="{path}"\n--8<-- "{path}:{section}"\n```'
-    return code + "\n\n" + d_table(src, group, oid)
+def d_program(src: str, path: str, group: str, oid: str) -> str:
+    """Any other reader's script the behaviour session runs: the file, and what it printed."""
+    return _shown(src, path, group, oid)
+
+
+def d_recipe(src: str, oid: str) -> str:
+    """A recipe: its script (``docs/recipes/OID.py``), then what it printed on each JAX,
+    one tab per version."""
+    path = f"docs/recipes/{oid}.py"
+    if not (data.ROOT / path).is_file():
+        raise BehaviourError(f"{src}: no script {path}")
+    blocks = []
+    for _, f in files():
+        o = _find(f, "recipe", oid)
+        if o is None:
+            continue
+        text = str(o.outcome.get("output") or "").rstrip("\n")
+        if o.outcome.get("error"):
+            text += ("\n" if text else "") + f"raised {o.outcome['error']}"
+        blocks.append((_label(f), f"```text\n{text}\n```"))
+    if not blocks:
+        raise BehaviourError(f"{src}: recipe {oid} is not measured in any committed file")
+    code = f'```python title="{oid}.py"\n--8<-- "{path}"\n```'
+    return code + "\n\nWhat it printed:\n\n" + tabs(blocks)
 
 
 DIRECTIVES = {
@@ -179,6 +187,7 @@ DIRECTIVES = {
     "gotcha": d_gotcha,
     "gotcha-fix": d_gotcha_fix,
     "program": d_program,
+    "recipe": d_recipe,
 }
 
 

@@ -1,0 +1,23 @@
+# A pure_callback that does not say how to batch it (no vmap_method), under jit, vmap,
+# grad and pmap (over one device): which transforms work and which raise.
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def f(x):
+    return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x)  # no vmap_method
+
+
+x = jnp.ones(4, jnp.float32)
+for name, run in (
+    ("jit", lambda: jax.jit(f)(x)),
+    ("vmap", lambda: jax.vmap(f)(x)),
+    ("grad", lambda: jax.grad(lambda x: f(x).sum())(x)),
+    ("pmap", lambda: jax.pmap(f)(x.reshape(1, 4))),
+):
+    try:
+        jax.block_until_ready(run())
+        print(f"{name}:", "works")
+    except Exception as e:
+        print(f"{name}:", type(e).__name__)
