@@ -58,6 +58,14 @@ def test_repository_and_search_settings() -> None:
     assert sep.split("0.4.35") == ["0.4.35"]
 
 
+def test_pre_commit_snippet_names_this_repository() -> None:
+    """The check page's hook configuration points at the repository the site names."""
+    text = (ROOT / "docs" / "check.md").read_text(encoding="utf-8")
+    repos = re.findall(r"^\s*- repo: (\S+)", text, flags=re.M)
+    assert _config()["repo_url"] in repos, repos
+    assert "<" not in "".join(re.findall(r"^\s*(?:- repo|rev): .*$", text, flags=re.M))
+
+
 def test_matrix_page_is_under_1_mb(site: Path, matrix_files: list[Any]) -> None:
     size = (site / "matrix" / "index.html").stat().st_size
     print(f"matrix page: {size / 1e6:.2f} MB")
