@@ -128,6 +128,13 @@ def test_no_harness_words_on_the_path(site: Path, page: str, lang: str) -> None:
     assert found == [], f"{lang} learn/{page}: {found}"
 
 
+@pytest.mark.parametrize("page", ["gotchas", "edges", "errors", "recipes"])
+def test_no_harness_words_on_the_pages_of_scripts(site: Path, page: str) -> None:
+    """The pages that show a reader's scripts speak a reader's words, as the path does."""
+    found = sorted({m.group(0) for m in HARNESS.finditer(_text(_html(site, "en", page)))})
+    assert found == [], f"{page}: {found}"
+
+
 def _mini_site(tmp_path: Path, anchor: str) -> subprocess.CompletedProcess[str]:
     docs = tmp_path / "docs"
     docs.mkdir(parents=True)
