@@ -1,10 +1,13 @@
 """A reader's fresh Python session, for the tests that run scripts as a reader would
 (tests/examples, tests/learn): the CPU, one device, none of the test session's flags, and
-nothing of this repository importable (``python -P``)."""
+nothing of this repository importable (``python -P``). Also what every reader's script is
+held to (tests/behaviour too): what it may import, and how its output is compared."""
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
+import math
 import os
 import platform
 import re
@@ -53,3 +56,35 @@ def versions() -> dict[str, str]:
         "scipy": scipy.__version__,
         "platform": "cpu",
     }
+
+
+# What a reader's script may import: JAX, NumPy, SciPy and the standard library.
+READER_IMPORTS = frozenset({"jax", "jaxlib", "numpy", "scipy", *sys.stdlib_module_names})
+NUMBER = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf)")
+
+
+def imports(path: Path) -> set[str]:
+    """The top-level modules the script at ``path`` imports (relative imports left out)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def same_output(expected: str, actual: str, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
+    """Equal up to whitespace, numbers to ``rtol``/``atol``."""
+    a, b = NUMBER.split(expected), NUMBER.split(actual)
+    if len(a) != len(b):
+        return False
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        if i % 2 == 0:
+            if re.sub(r"\s+", "", x) != re.sub(r"\s+", "", y):
+                return False
+        elif x != y:
+            fx, fy = float(x), float(y)
+            if not (math.isclose(fx, fy, rel_tol=rtol, abs_tol=atol) or fx == fy):
+                return False
+    return True

@@ -10,11 +10,7 @@ its result there.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from harness import script
-
-EDGES_DIR = Path(__file__).resolve().parents[2] / "docs" / "edges"
+from harness import DOCS, script
 
 # (id, title, fresh): a fresh one runs in a new interpreter of its own (a failed callback
 # may leave an old runtime in a state the next script would inherit; the compilation
@@ -46,4 +42,4 @@ EDGES: tuple[tuple[str, str, bool], ...] = (
 )
 
 for _id, _title, _fresh in EDGES:
-    script("edge", _id, _title, EDGES_DIR / f"{_id}.py", fresh=_fresh)
+    script("edge", _id, _title, DOCS / "edges" / f"{_id}.py", fresh=_fresh)

@@ -11,13 +11,12 @@ effect still works after the failure.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from harness import Outcome, bare, chain, error_name, isolated, scenario, script
+from harness import DOCS, Outcome, bare, chain, error_name, isolated, scenario, script
 from jax import lax
 from jax.sharding import PartitionSpec
 
@@ -135,16 +134,15 @@ def _register() -> None:
 _register()
 
 
-ERRORS = Path(__file__).resolve().parents[2] / "docs" / "errors"
 script(
     "exception",
     "instead/flag",
     "Instead of raising: the host returns a flag with the value",
-    ERRORS / "flag.py",
+    DOCS / "errors" / "flag.py",
 )
 script(
     "exception",
     "instead/checkify",
     "Instead of raising: checkify the host's flag",
-    ERRORS / "checkify.py",
+    DOCS / "errors" / "checkify.py",
 )

@@ -15,10 +15,9 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from harness import script
+from harness import DOCS, script
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "docs" / "gotchas"
+SCRIPTS = DOCS / "gotchas"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,6 +28,7 @@ from jaxcb_core.mechanisms import Variant, discover
 
 Outcome = dict[str, Any]
 TEST_FILE = "tests/behaviour/test_behaviour.py"
+DOCS = Path(__file__).resolve().parents[2] / "docs"  # where the reader's scripts live
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,11 +8,7 @@ shows the script and that output per JAX version.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from harness import script
-
-RECIPES_DIR = Path(__file__).resolve().parents[2] / "docs" / "recipes"
+from harness import DOCS, script
 
 RECIPES: tuple[tuple[str, str], ...] = (
     ("progress", "Progress reports from a jitted loop, one per batch member"),
@@ -22,4 +18,4 @@ RECIPES: tuple[tuple[str, str], ...] = (
 )
 
 for _id, _title in RECIPES:
-    script("recipe", _id, _title, RECIPES_DIR / f"{_id}.py", raw=True)
+    script("recipe", _id, _title, DOCS / "recipes" / f"{_id}.py", raw=True)

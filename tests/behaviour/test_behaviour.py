@@ -7,12 +7,8 @@ test fails and shows both; ``--update-behaviour`` rewrites the file from what ra
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
-import math
-import re
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -23,7 +19,7 @@ import exceptions  # noqa: F401
 import gotchas
 import pytest
 import recipes  # noqa: F401
-from harness import SCENARIOS, SCRIPTS, Scenario, run_isolated
+from harness import DOCS, SCENARIOS, SCRIPTS, Scenario, run_isolated
 
 from jaxcb_core import environment, matrix
 from jaxcb_core.schema import (
@@ -34,6 +30,7 @@ from jaxcb_core.schema import (
     load_behaviour,
     matrix_stem,
 )
+from reader import READER_IMPORTS, imports, same_output
 
 KEYS = sorted(SCENARIOS)
 
@@ -75,6 +72,12 @@ def measured(request: pytest.FixtureRequest) -> dict[str, Observation]:
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_observation"
     ]
+    selected += [  # a fix's right outcome is read from its observation
+        f"fix:{item.callspec.params['g'].id}"
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_fix_gives_the_right_outcome"
+    ]
+    selected = list(dict.fromkeys(selected))
     # the isolated scenarios (a failing callback) each in a fresh interpreter; the others
     # here, one after another; the dispatch ones start interpreters of their own, two at once
     isolated = [k for k in selected if SCENARIOS[k].isolated]
@@ -118,21 +121,6 @@ def test_observation(key: str, measured: dict[str, Observation]) -> None:
     )
 
 
-NUMBER = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)")
-
-
-def _same_line(a: str, b: str) -> bool:
-    """Equal text, numbers within 0.1 % (a recipe prints a few significant digits, and
-    another CPU may round the last one the other way)."""
-    x, y = NUMBER.split(a), NUMBER.split(b)
-    if len(x) != len(y):
-        return False
-    return all(
-        p == q if i % 2 == 0 else math.isclose(float(p), float(q), rel_tol=1e-3, abs_tol=1e-9)
-        for i, (p, q) in enumerate(zip(x, y, strict=True))
-    )
-
-
 def _first_difference(old: dict[str, Any], new: dict[str, Any]) -> str | None:
     """Where a script's printed output first differs from the recorded one (None: it does not)."""
     if old.get("error") != new.get("error"):
@@ -140,7 +128,9 @@ def _first_difference(old: dict[str, Any], new: dict[str, Any]) -> str | None:
     a = str(old.get("output", "")).splitlines()
     b = str(new.get("output", "")).splitlines()
     for i, (x, y) in enumerate(zip(a, b, strict=False), 1):
-        if not _same_line(x, y):
+        if not same_output(
+            x, y, rtol=1e-3, atol=1e-9
+        ):  # a few digits; another CPU may round the last one the other way
             return f"line {i} differs from the recorded output:\n  recorded {x!r}\n  now      {y!r}"
     if len(a) != len(b):
         return f"line {min(len(a), len(b)) + 1}: recorded {len(a)} lines, it printed {len(b)}"
@@ -175,21 +165,15 @@ def test_fix_gives_the_right_outcome(g: gotchas.Gotcha, measured: dict[str, Obse
     )
 
 
-STANDALONE = {"jax", "numpy", "scipy", *sys.stdlib_module_names}
-READER_DIRS = ("gotchas", "edges", "errors", "recipes")
-READER_SCRIPTS = sorted(p for d in READER_DIRS for p in (gotchas.ROOT / "docs" / d).glob("*.py"))
+READER_SCRIPTS = sorted(
+    p for d in ("gotchas", "edges", "errors", "recipes") for p in (DOCS / d).glob("*.py")
+)
 
 
 @pytest.mark.parametrize("path", READER_SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_reader_scripts_are_standalone(path: Path) -> None:
     """A script the site shows a reader: imports JAX, NumPy, SciPy and the standard
     library only, and the behaviour session runs it."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots = {
-        (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
-        for n in ast.walk(tree)
-        if isinstance(n, (ast.Import, ast.ImportFrom))
-        for a in (n.names if isinstance(n, ast.Import) else [n])
-    }
-    assert roots <= STANDALONE, f"{path.name} imports {sorted(roots - STANDALONE)}"
+    foreign = sorted(imports(path) - READER_IMPORTS)
+    assert foreign == [], f"{path.name} imports {foreign}"
     assert path.resolve() in SCRIPTS, f"{path}: no scenario runs it"

@@ -24,9 +24,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import hashlib
-import math
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -42,7 +40,7 @@ from jaxcb_core.schema import (
     dump,
     load_examples,
 )
-from reader import run_python, versions
+from reader import run_python, same_output, versions
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +49,6 @@ EXAMPLES = ROOT / "docs" / "examples"
 DATA = ROOT / "docs" / "data" / "examples"
 COMPUTATIONS = {c.name for c in CATALOG}
 TIMEOUT_S = 300
-NUMBER = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf)")
 
 
 def example_ids() -> list[str]:
@@ -108,22 +105,6 @@ def run_example(example: str) -> Ran:
     with tempfile.TemporaryDirectory(prefix="jaxcb-example-") as cwd:
         proc = run_python([str(path)], Path(cwd), TIMEOUT_S)  # -P: nothing beside the script
     return Ran(example, sha256(example), proc.returncode, proc.stdout, proc.stderr)
-
-
-def same_output(expected: str, actual: str, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
-    """Equal up to whitespace, numbers to ``rtol``/``atol``."""
-    a, b = NUMBER.split(expected), NUMBER.split(actual)
-    if len(a) != len(b):
-        return False
-    for i, (x, y) in enumerate(zip(a, b, strict=True)):
-        if i % 2 == 0:
-            if re.sub(r"\s+", "", x) != re.sub(r"\s+", "", y):
-                return False
-        elif x != y:
-            fx, fy = float(x), float(y)
-            if not (math.isclose(fx, fy, rel_tol=rtol, abs_tol=atol) or fx == fy):
-                return False
-    return True
 
 
 def environment() -> ExampleEnvironment:

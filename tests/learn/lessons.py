@@ -29,14 +29,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: reader.py
 
 from jaxcb_core.schema import lesson_sha256
-from reader import run_python
+from reader import READER_IMPORTS, imports, run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "docs" / "learn" / "lessons"
 NOTEBOOKS = ROOT / "docs" / "learn" / "notebooks"
 CELLRUN = Path(__file__).resolve().parent / "cellrun.py"
 TIMEOUT_S = 300
-ALLOWED_IMPORTS = {"jax", "jaxlib", "numpy", "scipy"}
 
 _TIME = r"(?:ns|µs|us|ms|s)\b"
 _NUMBER = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf"
@@ -209,18 +208,6 @@ def notebook_text(lesson: Lesson) -> str:
     return jupytext.writes(nb, fmt="ipynb")
 
 
-def imports(lesson: Lesson) -> set[str]:
-    """The top-level modules the lesson imports."""
-    import ast
-
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(lesson.path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
-    return found
-
-
-def stdlib_modules() -> frozenset[str]:
-    return frozenset(sys.stdlib_module_names)
+def foreign_imports(lesson: Lesson) -> list[str]:
+    """What the lesson imports beyond JAX, NumPy, SciPy and the standard library."""
+    return sorted(imports(lesson.path) - READER_IMPORTS)

@@ -199,7 +199,7 @@ def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> 
 @pytest.mark.parametrize("lesson", IDS)
 def test_imports_only_jax_numpy_scipy(lesson: str) -> None:
     item = next(x for x in LESSONS if x.id == lesson)
-    extra = sorted(m for m in L.imports(item) if m not in L.ALLOWED_IMPORTS | L.stdlib_modules())
+    extra = L.foreign_imports(item)
     assert extra == [], f"lesson {lesson} imports {extra}: a lesson uses JAX, NumPy, SciPy only"
 
 

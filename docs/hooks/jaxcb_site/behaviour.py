@@ -136,13 +136,16 @@ def d_exceptions(src: str) -> str:
     return tabs(blocks)
 
 
-def _shown(src: str, path: str, group: str, oid: str) -> str:
-    """A reader's script as a code block titled with its file name, then what it printed
-    on each committed JAX."""
+def _code(src: str, path: str) -> str:
+    """A reader's script as a code block titled with its file name."""
     if not (data.ROOT / path).is_file():
         raise BehaviourError(f"{src}: no script {path}")
-    code = f'```python title="{path.rsplit("/", 1)[-1]}"\n--8<-- "{path}"\n```'
-    return code + "\n\n" + d_table(src, group, oid)
+    return f'```python title="{path.rsplit("/", 1)[-1]}"\n--8<-- "{path}"\n```'
+
+
+def _shown(src: str, path: str, group: str, oid: str) -> str:
+    """A reader's script, then what it printed on each committed JAX."""
+    return _code(src, path) + "\n\n" + d_table(src, group, oid)
 
 
 def d_gotcha(src: str, oid: str) -> str:
@@ -163,9 +166,7 @@ def d_program(src: str, path: str, group: str, oid: str) -> str:
 def d_recipe(src: str, oid: str) -> str:
     """A recipe: its script (``docs/recipes/OID.py``), then what it printed on each JAX,
     one tab per version."""
-    path = f"docs/recipes/{oid}.py"
-    if not (data.ROOT / path).is_file():
-        raise BehaviourError(f"{src}: no script {path}")
+    code = _code(src, f"docs/recipes/{oid}.py")
     blocks = []
     for _, f in files():
         o = _find(f, "recipe", oid)
@@ -177,7 +178,6 @@ def d_recipe(src: str, oid: str) -> str:
         blocks.append((_label(f), f"```text\n{text}\n```"))
     if not blocks:
         raise BehaviourError(f"{src}: recipe {oid} is not measured in any committed file")
-    code = f'```python title="{oid}.py"\n--8<-- "{path}"\n```'
     return code + "\n\nWhat it printed:\n\n" + tabs(blocks)
 
 
