@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import functools
 import io
+import json
 import os
 import re
 import runpy
@@ -187,46 +188,58 @@ def chain(e: BaseException) -> list[BaseException]:
     return out
 
 
-def _worker_init(path: list[str]) -> None:
-    import sys
-
-    sys.path[:0] = [p for p in path if p not in sys.path]
-    from jaxcb_core import environment
-
-    environment.use_cpu_devices(4)
+def failed(e: BaseException) -> Outcome:
+    """The outcome of a scenario that raised instead of returning one."""
+    text = (str(e).strip().splitlines() or [""])[0][:160]
+    return {"scenario_failed": f"{type(e).__name__}: {text}"}
 
 
-def _in_worker(key: str) -> Outcome:
+def outcome_of(key: str) -> Outcome:
+    """Run scenario ``key`` here; its outcome (values JSON can carry), or :func:`failed`."""
     import dispatch  # noqa: F401  (each registers its scenarios)
     import edges  # noqa: F401
     import exceptions  # noqa: F401
     import gotchas  # noqa: F401
     import recipes  # noqa: F401
 
-    return SCENARIOS[key].run()
+    try:
+        outcome = SCENARIOS[key].run()
+    except Exception as e:  # a scenario that fails to run is a result too, and says so
+        return failed(e)
+    return {
+        k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
+        for k, v in outcome.items()
+    }
 
 
-def run_isolated(keys: list[str], workers: int = 2) -> dict[str, Outcome | BaseException]:
-    """Each scenario of ``keys`` in a fresh spawned interpreter (at most ``workers`` at once)."""
-    import multiprocessing
-    import sys
-    from concurrent.futures import ProcessPoolExecutor
+_MARK = "JAXCB-OUTCOME "
 
-    out: dict[str, Outcome | BaseException] = {}
-    if not keys:
-        return out
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=ctx,
-        initializer=_worker_init,
-        initargs=(list(sys.path),),
-        max_tasks_per_child=1,
-    ) as pool:
-        futures = {k: pool.submit(_in_worker, k) for k in keys}
-        for k, f in futures.items():
-            try:
-                out[k] = f.result(timeout=300)
-            except Exception as e:  # the scenario's own failure, recorded as such
-                out[k] = e
-    return out
+
+def _isolated(key: str) -> Outcome:
+    from reader import run_python
+
+    here = str(Path(__file__).resolve().parent)
+    code = (
+        "import json, sys\n"
+        f"sys.path[:0] = {[here, str(Path(here).parent)]!r}\n"
+        "from jaxcb_core import environment\n"
+        "environment.use_cpu_devices(4)\n"
+        "import harness\n"
+        f"outcome = harness.outcome_of({key!r})\n"
+        f"sys.stdout.write('\\n{_MARK}' + json.dumps(outcome) + '\\n')\n"
+    )
+    proc = run_python(["-c", code], Path(here), 300)
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(_MARK):
+            return json.loads(line[len(_MARK) :])  # type: ignore[no-any-return]
+    last = (proc.stderr.strip().splitlines() or [""])[-1][:160]
+    return {"scenario_failed": f"the process died ({proc.returncode}): {last}".rstrip(": ")}
+
+
+def run_isolated(keys: list[str], workers: int = 2) -> dict[str, Outcome]:
+    """Each scenario of ``keys`` in a fresh interpreter of its own (forked from one that
+    has imported JAX and nothing else, as the reader's scripts are; ``workers`` at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        return dict(zip(keys, pool.map(_isolated, keys), strict=True))

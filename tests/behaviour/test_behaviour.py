@@ -19,7 +19,7 @@ import exceptions  # noqa: F401
 import gotchas
 import pytest
 import recipes  # noqa: F401
-from harness import DOCS, SCENARIOS, SCRIPTS, Scenario, run_isolated
+from harness import DOCS, SCENARIOS, SCRIPTS, Scenario, failed, run_isolated
 
 from jaxcb_core import environment, matrix
 from jaxcb_core.schema import (
@@ -48,15 +48,12 @@ def committed() -> dict[str, Observation]:
     return {f"{o.group}:{o.id}": o for o in load_behaviour(path).observations}
 
 
-def _run(s: Scenario, result: dict[str, Any] | BaseException | None = None) -> Observation:
+def _run(s: Scenario, result: dict[str, Any] | None = None) -> Observation:
     if result is None:
         try:
             result = s.run()
         except Exception as e:  # a scenario that fails to run is a result too, and says so
-            result = e
-    if isinstance(result, BaseException):
-        text = (str(result).strip().splitlines() or [""])[0][:160]
-        result = {"scenario_failed": f"{type(result).__name__}: {text}"}
+            result = failed(e)
     outcome = result
     clean = {
         k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
