@@ -34,7 +34,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"  # where the reader's script
 
 @dataclasses.dataclass(frozen=True)
 class Scenario:
-    group: str  # exception | dispatch | gotcha | edge
+    group: str  # exception | dispatch | gotcha | fix | edge | recipe | road
     id: str
     title: str
     run: Callable[[], Outcome]
@@ -201,6 +201,7 @@ def outcome_of(key: str) -> Outcome:
     import exceptions  # noqa: F401
     import gotchas  # noqa: F401
     import recipes  # noqa: F401
+    import roads  # noqa: F401
 
     try:
         outcome = SCENARIOS[key].run()

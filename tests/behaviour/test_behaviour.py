@@ -1,6 +1,6 @@
 """Behaviour outside the matrix grid, measured on the installed JAX and snapshot-tested.
 
-Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``): its outcome
+Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``, ``recipes.py``, ``roads.py``): its outcome
 must equal the committed one in ``docs/data/behaviour/``. When JAX changes behaviour the
 test fails and shows both; ``--update-behaviour`` rewrites the file from what ran.
 """
@@ -19,6 +19,7 @@ import exceptions  # noqa: F401
 import gotchas
 import pytest
 import recipes  # noqa: F401
+import roads  # noqa: F401
 from harness import DOCS, SCENARIOS, SCRIPTS, Scenario, failed, run_isolated
 
 from jaxcb_core import environment, matrix
@@ -163,7 +164,7 @@ def test_fix_gives_the_right_outcome(g: gotchas.Gotcha, measured: dict[str, Obse
 
 
 READER_SCRIPTS = sorted(
-    p for d in ("gotchas", "edges", "errors", "recipes") for p in (DOCS / d).glob("*.py")
+    p for d in ("gotchas", "edges", "errors", "recipes", "roads") for p in (DOCS / d).glob("*.py")
 )
 
 

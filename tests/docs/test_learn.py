@@ -128,7 +128,7 @@ def test_no_harness_words_on_the_path(site: Path, page: str, lang: str) -> None:
     assert found == [], f"{lang} learn/{page}: {found}"
 
 
-@pytest.mark.parametrize("page", ["gotchas", "edges", "errors", "recipes"])
+@pytest.mark.parametrize("page", ["gotchas", "edges", "errors", "recipes", "roads"])
 def test_no_harness_words_on_the_pages_of_scripts(site: Path, page: str) -> None:
     """The pages that show a reader's scripts speak a reader's words, as the path does."""
     found = sorted({m.group(0) for m in HARNESS.finditer(_text(_html(site, "en", page)))})
