@@ -34,7 +34,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"  # where the reader's script
 
 @dataclasses.dataclass(frozen=True)
 class Scenario:
-    group: str  # exception | dispatch | gotcha | fix | edge | recipe | road
+    group: str  # exception | dispatch | gotcha | fix | edge | recipe | road | compare
     id: str
     title: str
     run: Callable[[], Outcome]
@@ -196,7 +196,8 @@ def failed(e: BaseException) -> Outcome:
 
 def outcome_of(key: str) -> Outcome:
     """Run scenario ``key`` here; its outcome (values JSON can carry), or :func:`failed`."""
-    import dispatch  # noqa: F401  (each registers its scenarios)
+    import compare  # noqa: F401  (each registers its scenarios)
+    import dispatch  # noqa: F401
     import edges  # noqa: F401
     import exceptions  # noqa: F401
     import gotchas  # noqa: F401

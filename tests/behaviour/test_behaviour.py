@@ -1,6 +1,6 @@
 """Behaviour outside the matrix grid, measured on the installed JAX and snapshot-tested.
 
-Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``, ``recipes.py``, ``roads.py``): its outcome
+Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``, ``recipes.py``, ``roads.py``, ``compare.py``): its outcome
 must equal the committed one in ``docs/data/behaviour/``. When JAX changes behaviour the
 test fails and shows both; ``--update-behaviour`` rewrites the file from what ran.
 """
@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import dispatch  # noqa: F401  (registers its scenarios)
+import compare  # noqa: F401  (registers its scenarios)
+import dispatch  # noqa: F401
 import edges  # noqa: F401
 import exceptions  # noqa: F401
 import gotchas

@@ -16,6 +16,8 @@ recipe ID                  a recipe: its script (docs/recipes/ID.py), then what 
                            one tab per JAX version
 program PATH GROUP ID      any other script the behaviour session runs (an edge case,
                            docs/edges/ID.py): the file, and what it printed on each JAX
+compare ID…                observations of group compare (another project's answer beside
+                           JAX's own), one column each, from the newest JAX that has them
 =========================  ===========================================================
 """
 
@@ -181,8 +183,33 @@ def d_recipe(src: str, oid: str) -> str:
     return code + "\n\nWhat it printed:\n\n" + tabs(blocks)
 
 
+def d_compare(src: str, *oids: str) -> str:
+    """Observations of group ``compare`` side by side: one column each, a fact per row,
+    from the newest committed JAX that has them all (they are measured on one JAX only)."""
+    for _, f in files():
+        obs = [_find(f, "compare", oid) for oid in oids]
+        if all(o is not None for o in obs):
+            break
+    else:
+        raise BehaviourError(f"{src}: no committed file has every compare observation {oids}")
+    found = [o for o in obs if o is not None]
+    facts: list[str] = []
+    for o in found:
+        facts += [k for k in o.outcome if k not in facts]
+    rows = [
+        f"| {_label(f)} | " + " | ".join(f"`{esc(o.title)}`" for o in found) + " |",
+        "|:--|" + ":--|" * len(found),
+    ]
+    for k in facts:
+        rows.append(
+            f"| {k.replace('_', ' ')} | " + " | ".join(_fmt(o.outcome.get(k)) for o in found) + " |"
+        )
+    return "\n".join(rows)
+
+
 DIRECTIVES = {
     "behaviour-exceptions": d_exceptions,
+    "compare": d_compare,
     "behaviour-table": d_table,
     "gotcha": d_gotcha,
     "gotcha-fix": d_gotcha_fix,

@@ -353,7 +353,7 @@ class Observation(Record):
     caller, how dispatch and effects interact, one gotcha, one edge case. ``outcome`` holds
     the measured facts (no timings: a file must come out the same when measured again)."""
 
-    group: Literal["exception", "dispatch", "gotcha", "fix", "edge", "recipe", "road"]
+    group: Literal["exception", "dispatch", "gotcha", "fix", "edge", "recipe", "road", "compare"]
     id: str
     title: str
     outcome: dict[str, Scalar]
