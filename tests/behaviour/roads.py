@@ -1,5 +1,6 @@
 """Other roads between device and host: standalone programs for the ways that are not
-callbacks (compute on the host, asynchronous copies), each run on the installed JAX.
+callbacks (compute on the host, asynchronous copies, colocated Python), each run on the
+installed JAX.
 
 A road is ``docs/roads/<id>.py``, a script a reader copies (JAX, NumPy and the standard
 library only) that prints ``name: value`` facts. The session runs it and compares the facts
@@ -15,6 +16,7 @@ ROADS: tuple[tuple[str, str], ...] = (
     ("compute-on", "compute_on(compute_type='device_host'): part of a jitted function on the host"),
     ("compute-on-context", "compute_on as a context manager, the form of earlier JAX releases"),
     ("copy-to-host-async", "copy_to_host_async: start the copies, read the values later"),
+    ("colocated-python", "colocated_python: Python next to the devices, three calls"),
 )
 
 for _id, _title in ROADS:
