@@ -34,10 +34,11 @@ def committed() -> MatrixFile | None:
     return load_matrix(PATH) if PATH.exists() else None
 
 
-# A timing that gives no result is a hang (JAX 0.10.2's pure_callback and io_callback at
-# n = 131072 in a 2 × 2 job: the committed file records "no result in 30 s" where n = 16384
-# took milliseconds). Checking that it still hangs needs no 30 s: 15 s is a thousand times
-# the time of the slowest timing that finishes (0.03 s each, 16 runs).
+# A timing that gives no result is a hang: JAX 0.10.2's pure_callback and io_callback at
+# n = 131072 in a 2 × 2 job, where n = 16384 takes milliseconds. It is intermittent: the
+# committed file records four of them, a later run of the same job finished one. Giving a
+# hang 15 s instead of 30 s here is still a thousand times the slowest timing that finishes
+# (0.03 s each, 16 runs).
 HANG_S = 15.0
 
 
@@ -85,17 +86,19 @@ def test_committed_file_names_its_layout() -> None:
 
 
 def _failure(error: str | None) -> str | None:
-    """What kind of failure a timing's error is: which process and how long it was given
-    vary from run to run."""
+    """What kind of failure a timing's error is (which process and how long it was given
+    vary from run to run); ``None`` for none, and for a hang, which comes and goes (above)."""
     if error is None:
         return None
     error = re.sub(r"^process \d+: ", "", error)
-    return re.sub(r"no result in \d+ s", "no result", error)
+    if error.startswith(("process timeout:", "not run: the same form failed")):
+        return None
+    return error
 
 
 def test_sharding_cost_calls_match(measured: MatrixFile) -> None:
     """Where the host ran, and what it got, in each timed form (the times themselves vary);
-    a timing that failed (a hang, a form not run after one) fails the same way."""
+    a timing that failed fails the same way, unless it hung (intermittent, above)."""
     data = committed()
     assert data is not None
     assert data.sharding_cost is not None
@@ -105,5 +108,5 @@ def test_sharding_cost_calls_match(measured: MatrixFile) -> None:
     assert set(old) == set(now)
     for key, r in now.items():
         assert _failure(r.error) == _failure(old[key].error), (key, old[key].error, r.error)
-        if r.error is None:
+        if r.error is None and old[key].error is None:
             assert (r.host_calls, r.shapes) == (old[key].host_calls, old[key].shapes), key
