@@ -42,7 +42,6 @@ def _child(request: dict, channel: tuple) -> None:
     for f in channel:
         f.close()
     os.setpgid(0, 0)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

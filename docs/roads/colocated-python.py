@@ -1,6 +1,6 @@
-# Python next to the devices, outside jit: a colocated_python function runs on the
-# host of the devices its arguments live on. JAX needs cloudpickle for it
-# (pip install cloudpickle): the function is sent there as a pickled copy.
+# Python next to the devices, outside jit: JAX runs a colocated_python function on the
+# host of the devices its arguments live on, sending it there pickled (its code imports
+# cloudpickle for that: pip install cloudpickle).
 import os
 import tempfile
 import time

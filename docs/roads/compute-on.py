@@ -1,5 +1,5 @@
-# Part of a jitted function marked to run on the host, with no Python on the way; the
-# result is kept in device memory (out_memory_spaces).
+# Part of a jitted function marked to run on the host, with no Python on the way;
+# out_memory_spaces says where its result should live (device memory here).
 
 import jax
 import jax.numpy as jnp

@@ -14,6 +14,7 @@ import contextlib
 import importlib.metadata
 import importlib.util
 import io
+import itertools
 import runpy
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -137,7 +138,7 @@ def _bars() -> Iterator[list[list[int]]]:
 
 
 def _bar_facts(prefix: str, bars: list[list[int]]) -> Outcome:
-    """How many bars (one per reporter), reports per bar, steps each counted."""
+    """How many bars (one per reporter), reports per bar, steps each counted (the largest)."""
     return {
         f"{prefix}_reporters": len(bars),
         f"{prefix}_reports_each": len(bars[0]) if bars else 0,
@@ -197,15 +198,12 @@ def recipe_progress() -> Outcome:
     out: Outcome = {"package": "this site's recipe"}
 
     def reported(prefix: str, run: Callable[[Callable[..., None]], Any]) -> Outcome:
-        seen: list[tuple[int, int]] = []
-        run(lambda m, done, value: seen.append((int(m), int(done))))
+        """The reports as bars: per member, the steps each report adds to the last."""
+        seen: dict[int, list[int]] = {}
+        run(lambda m, done, value: seen.setdefault(int(m), []).append(int(done)))
         jax.effects_barrier()
-        members = sorted({m for m, _ in seen})
-        return {
-            f"{prefix}_reporters": len(members),
-            f"{prefix}_reports_each": len(seen) // max(1, len(members)),
-            f"{prefix}_steps_counted_each": max((d for _, d in seen), default=0),
-        }
+        bars = [[b - a for a, b in itertools.pairwise([0, *sorted(d)])] for d in seen.values()]
+        return _bar_facts(prefix, bars)
 
     def loop(kind: str, m: Any, report: Callable[..., None]) -> Any:
         def body(i: Any, x: Any) -> Any:

@@ -194,24 +194,33 @@ def failed(e: BaseException) -> Outcome:
     return {"scenario_failed": f"{type(e).__name__}: {text}"}
 
 
-def outcome_of(key: str) -> Outcome:
-    """Run scenario ``key`` here; its outcome (values JSON can carry), or :func:`failed`."""
-    import compare  # noqa: F401  (each registers its scenarios)
-    import dispatch  # noqa: F401
-    import edges  # noqa: F401
-    import exceptions  # noqa: F401
-    import gotchas  # noqa: F401
-    import recipes  # noqa: F401
-    import roads  # noqa: F401
+# Every module that registers scenarios (importing one registers its scenarios).
+MODULES = ("compare", "dispatch", "edges", "exceptions", "gotchas", "recipes", "roads")
 
-    try:
-        outcome = SCENARIOS[key].run()
-    except Exception as e:  # a scenario that fails to run is a result too, and says so
-        return failed(e)
+
+def load_all() -> None:
+    """Register every scenario: import each of :data:`MODULES`."""
+    import importlib
+
+    for name in MODULES:
+        importlib.import_module(name)
+
+
+def plain(outcome: Outcome) -> Outcome:
+    """The outcome as it is recorded: anything but a string, number, bool or None as its str."""
     return {
         k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
         for k, v in outcome.items()
     }
+
+
+def outcome_of(key: str) -> Outcome:
+    """Run scenario ``key`` here; its outcome (:func:`plain`), or :func:`failed`."""
+    load_all()
+    try:
+        return plain(SCENARIOS[key].run())
+    except Exception as e:  # a scenario that fails to run is a result too, and says so
+        return failed(e)
 
 
 _MARK = "JAXCB-OUTCOME "

@@ -13,15 +13,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import compare  # noqa: F401  (registers its scenarios)
-import dispatch  # noqa: F401
-import edges  # noqa: F401
-import exceptions  # noqa: F401
 import gotchas
 import pytest
-import recipes  # noqa: F401
-import roads  # noqa: F401
-from harness import DOCS, SCENARIOS, SCRIPTS, Scenario, failed, run_isolated
+from harness import (
+    DOCS,
+    SCENARIOS,
+    SCRIPTS,
+    Scenario,
+    load_all,
+    outcome_of,
+    plain,
+    run_isolated,
+)
 
 from jaxcb_core import environment, matrix
 from jaxcb_core.schema import (
@@ -34,6 +37,7 @@ from jaxcb_core.schema import (
 )
 from reader import READER_IMPORTS, imports, same_output
 
+load_all()
 KEYS = sorted(SCENARIOS)
 
 
@@ -51,17 +55,9 @@ def committed() -> dict[str, Observation]:
 
 
 def _run(s: Scenario, result: dict[str, Any] | None = None) -> Observation:
-    if result is None:
-        try:
-            result = s.run()
-        except Exception as e:  # a scenario that fails to run is a result too, and says so
-            result = failed(e)
-    outcome = result
-    clean = {
-        k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
-        for k, v in outcome.items()
-    }
-    return Observation(group=s.group, id=s.id, title=s.title, outcome=clean, test=s.test)  # type: ignore[arg-type]
+    """The observation of ``s``: ``result`` where it ran elsewhere, else run here."""
+    outcome = outcome_of(s.key) if result is None else plain(result)
+    return Observation(group=s.group, id=s.id, title=s.title, outcome=outcome, test=s.test)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session")
