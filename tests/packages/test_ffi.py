@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -138,6 +139,64 @@ def test_sin_scale_vector_sin_keeps_special_values(dtype: str, x64: None) -> Non
     np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
     ok = ~np.isnan(ref)
     np.testing.assert_allclose(out[ok], ref[ok], rtol=1e-6 if dtype == "float32" else 1e-14)
+
+
+def lane_sums(x: np.ndarray, lanes: int = 16) -> np.ndarray:
+    """The sum over the last axis as sum_mean.cc adds it: in double, element i into partial
+    sum i % lanes, then the partial sums in order."""
+    x = np.asarray(x, np.float64)
+    n = x.shape[-1]
+    pad = np.zeros((*x.shape[:-1], -n % lanes))
+    parts = np.concatenate([x, pad], axis=-1).reshape(*x.shape[:-1], -1, lanes)
+    total = np.zeros(x.shape[:-1])
+    for j in range(lanes):
+        lane = np.zeros(x.shape[:-1])
+        for k in range(parts.shape[-2]):  # one element at a time, as the kernel does
+            lane = lane + parts[..., k, j]
+        total = total + lane
+    return total
+
+
+@needs_ffi
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 100, 1001])
+def test_sum_mean_adds_in_fixed_lanes(n: int, dtype: str, x64: None) -> None:
+    """The vectorised sum adds in 16 fixed partial sums, whatever SIMD width the CPU picked:
+    the result is bit for bit that order's, for a row shorter than the lanes, a whole
+    number of them and a remainder."""
+    x = np.random.default_rng(n).standard_normal((3, n)).astype(dtype) * 1e3
+    total, mean = jaxcb_ffi.sum_mean(x)
+    exact = lane_sums(x)
+    np.testing.assert_array_equal(np.asarray(total), exact.astype(dtype))
+    with np.errstate(invalid="ignore"):  # n == 0: 0/0
+        np.testing.assert_array_equal(np.asarray(mean), (exact / n).astype(dtype))
+
+
+@needs_ffi
+@pytest.mark.parametrize("n", [1, 3, 7, 8, 9, 15, 16, 17, 31, 33])
+def test_sin_scale_vector_loop_and_its_remainder(n: int, x32: None) -> None:
+    """Lengths around the vector widths (4, 8, 16 floats): the vector loop and the
+    elements left after it give the same values."""
+    x = np.linspace(-3.0, 3.0, n, dtype=np.float32)
+    out = np.asarray(jaxcb_ffi.sin_scale(x, 1.5))
+    np.testing.assert_allclose(out, np.sin(x.astype(np.float64)) * 1.5 + 1, rtol=1e-6, atol=1e-6)
+
+
+@needs_ffi
+@pytest.mark.parametrize("name", ["sin_scale", "sum_mean"])
+def test_strided_transposed_and_empty_inputs(name: str, x32: None) -> None:
+    """An input that is a strided or transposed view, or has no elements, gives the
+    reference values: XLA hands the handler its own dense copy."""
+    base = np.linspace(-2.0, 2.0, 48, dtype=np.float32).reshape(6, 8)
+    for x in (base[:, ::2], base.T, base[::2, 1:7].T, base[:0], base[:, :0]):
+        args = (x, np.float32(1.5)) if name == "sin_scale" else (x,)
+        got = jax.tree.leaves(fn(name)(*args))
+        with warnings.catch_warnings():  # NumPy warns on the mean of an empty row (NaN)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ref = jax.tree.leaves(by_name(name).numpy(*[np.asarray(a, np.float64) for a in args]))
+        for g, r in zip(got, ref, strict=True):
+            assert g.shape == np.shape(r)
+            np.testing.assert_allclose(np.asarray(g), r, rtol=1e-6, atol=1e-6)
 
 
 @needs_ffi
