@@ -2,7 +2,7 @@
 
 `tox -e bench` runs ``pytest tests/bench -m bench --benchmark-only``. That one command
 times every case and, when the whole suite ran and passed, writes
-``docs/data/bench/<device>.json`` (``cpu-<cpu model>`` or ``gpu-<device kind>``):
+``docs/data/bench/<device>.json`` (``cpu-<cpu model>-<widest SIMD>`` or ``gpu-<device kind>``):
 summary statistics only (median, quartiles, rounds, host calls per call). A partial
 run (``-k``, a single file, a failure) writes ``.benchmarks/jaxcb/<device>.partial.json``
 instead, so the committed file only ever holds complete runs.
@@ -311,7 +311,7 @@ def _environment(state: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
     import scipy
 
-    from jaxcb_core.environment import cpu_model
+    from jaxcb_core.environment import cpu_model, cpu_simd
     from jaxcb_core.schema import QUIET_LOAD
 
     devices = jax.devices()
@@ -328,6 +328,7 @@ def _environment(state: dict[str, Any]) -> dict[str, Any]:
         "device_count": len(devices),
         "process_count": jax.process_count(),
         "processor": cpu_model(),
+        "simd": cpu_simd(),
         "cores": os.cpu_count() or 1,
         "machine": platform.machine(),
         "x64": bool(jax.config.read("jax_enable_x64")),
@@ -360,7 +361,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from jaxcb_core.schema import BENCH_SCHEMA, SUITES, device_stem, validate_bench
 
     env = _environment(state)
-    stem = device_stem(env["backend"], env["device_kind"], env["processor"])
+    stem = device_stem(env["backend"], env["device_kind"], env["processor"], env["simd"])
     results = sorted(
         _summaries(state["raw"]), key=lambda r: (SUITES.index(r["suite"]), r["computation"], r["n"])
     )

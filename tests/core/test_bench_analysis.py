@@ -118,3 +118,32 @@ def test_floor_targets_at_every_large_n_and_buffer_against_into() -> None:
     assert into.subject == "buffer_callback/default"
     assert into.value == pytest.approx(3.0)
     assert into.detail == "into 1 s, the bare buffer_callback running the floor 2 s, pattern 3 s"
+
+
+@pytest.mark.parametrize(
+    ("text", "simd"),
+    [
+        (
+            "model name\t: AMD EPYC\nflags\t\t: fpu sse sse2 avx avx2 fma avx512f avx512bw\n",
+            "AVX-512",
+        ),
+        ("model name\t: AMD EPYC\nflags\t\t: fpu sse sse2 avx avx2 fma\n", "AVX2"),
+        ("flags\t\t: fpu sse sse2 avx\n", "SSE2"),
+        ("processor\t: 0\nFeatures\t: fp asimd sve\n", None),  # an ARM CPU: no x86 flags line
+    ],
+)
+def test_cpu_simd_is_the_widest_flag(text: str, simd: str | None, tmp_path: Path) -> None:
+    from jaxcb_core.environment import cpu_simd
+
+    (tmp_path / "cpuinfo").write_text(text, encoding="utf-8")
+    assert cpu_simd(str(tmp_path / "cpuinfo")) == simd
+    assert cpu_simd(str(tmp_path / "missing")) is None
+
+
+def test_device_stem_names_the_vector_width() -> None:
+    from jaxcb_core.schema import device_stem
+
+    assert device_stem("cpu", "cpu", "AMD EPYC", "AVX2") == "cpu-amd-epyc-avx2"
+    assert device_stem("cpu", "cpu", "AMD EPYC", "AVX-512") == "cpu-amd-epyc-avx-512"
+    assert device_stem("cpu", "cpu", "AMD EPYC") == "cpu-amd-epyc"  # files older than the width
+    assert device_stem("gpu", "NVIDIA H200", None, "AVX2") == "gpu-nvidia-h200"

@@ -132,7 +132,7 @@ def sec_devices() -> str:
             [
                 d.kind,
                 e.processor if d.kind == "CPU" else e.device_kind,
-                f"{e.cores} cores, {e.machine}; {e.blas}",
+                f"{e.cores} cores, {e.machine}, {e.simd or 'vector width not recorded'}; {e.blas}",
                 f"JAX {e.jax}, jaxlib {e.jaxlib}",
                 f"Python {e.python}, NumPy {e.numpy}, SciPy {e.scipy}",
                 f"{e.backend}, {plural(e.device_count, 'device')}, {plural(e.process_count, 'process')}",

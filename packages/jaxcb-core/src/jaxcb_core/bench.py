@@ -55,8 +55,10 @@ class Device:
 
     @property
     def title(self) -> str:
-        name = self.env.processor if self.kind == "CPU" else self.env.device_kind
-        return f"{self.kind} · {name}"
+        if self.kind == "GPU":
+            return f"GPU · {self.env.device_kind}"
+        simd = f", {self.env.simd}" if self.env.simd else ""
+        return f"CPU · {self.env.processor}{simd}"
 
     def get(self, suite: str, comp: str, variant: str, n: int) -> BenchResult | None:
         return self.index.get((suite, comp, variant, n))

@@ -8,7 +8,7 @@ import platform
 import sys
 from typing import Any
 
-__all__ = ["cpu_model", "describe", "use_cpu_devices"]
+__all__ = ["cpu_model", "cpu_simd", "describe", "use_cpu_devices"]
 
 
 def use_cpu_devices(n: int = 4) -> None:
@@ -59,6 +59,28 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+# The widest vector instructions first, as /proc/cpuinfo flags, and the name a reader knows.
+# The FFI kernels' target_clones pick the same way (jaxcb-ffi's README).
+_SIMD = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("sse2", "SSE2"))
+
+
+def cpu_simd(cpuinfo: str = "/proc/cpuinfo") -> str | None:
+    """The widest x86 vector instruction set this CPU has ("AVX-512", "AVX2", "SSE2"), from
+    /proc/cpuinfo's flags; ``None`` where there is no such file or no x86 flag in it.
+
+    Two machines that share a model name can differ here (an AMD EPYC of one generation has
+    AVX-512, of another only AVX2), and NumPy's floors and the FFI kernels run at that width.
+    """
+    try:
+        with open(cpuinfo, encoding="utf-8") as f:
+            flags = next(
+                (line.split(":", 1)[1].split() for line in f if line.startswith("flags")), []
+            )
+    except OSError:
+        return None
+    return next((name for flag, name in _SIMD if flag in flags), None)
 
 
 def describe() -> dict[str, Any]:

@@ -390,10 +390,17 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "unknown"
 
 
-def device_stem(backend: str, device_kind: str, processor: str | None = None) -> str:
-    """File name (no extension) for one device: ``cpu-<cpu model>`` or ``gpu-<kind>``."""
+def device_stem(
+    backend: str, device_kind: str, processor: str | None = None, simd: str | None = None
+) -> str:
+    """File name (no extension) for one device: ``cpu-<cpu model>[-<simd>]`` or ``gpu-<kind>``.
+
+    A CPU's widest vector instruction set is part of its name: one model name ("AMD EPYC")
+    covers processors with and without AVX-512, and their timings must not share a file.
+    """
     if backend == "cpu":
-        return f"cpu-{slug(processor or 'unknown')}"
+        name = f"cpu-{slug(processor or 'unknown')}"
+        return f"{name}-{slug(simd)}" if simd else name
     return f"{'gpu' if backend in ('gpu', 'cuda', 'rocm') else backend}-{slug(device_kind)}"
 
 
@@ -408,6 +415,8 @@ class BenchEnvironment(Record):
     device_count: Annotated[int, Field(ge=1)]
     process_count: Annotated[int, Field(ge=1)] = 1
     processor: str
+    # the widest x86 vector instructions ("AVX-512", "AVX2"); None in files older than it
+    simd: str | None = None
     cores: Annotated[int, Field(ge=1)]
     machine: str
     x64: bool
@@ -526,7 +535,7 @@ class BenchFile(Record):
     def _consistent(self) -> BenchFile:
         problems = []
         e = self.environment
-        stem = device_stem(e.backend, e.device_kind, e.processor)
+        stem = device_stem(e.backend, e.device_kind, e.processor, e.simd)
         if self.device != stem:
             problems.append(f"device: expected {stem!r} for this environment, got {self.device!r}")
         ids = [v.id for v in self.variants]
