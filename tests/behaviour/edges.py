@@ -39,6 +39,11 @@ EDGES: tuple[tuple[str, str, bool], ...] = (
         True,
     ),
     ("compile-cache", "The persistent compilation cache and a pure_callback", True),
+    (
+        "sharding-device",
+        "pure_callback(sharding=) naming a device other than the first",
+        True,
+    ),
 )
 
 for _id, _title, _fresh in EDGES:
