@@ -256,3 +256,35 @@ def test_a_directive_without_a_docstring_fails_the_table(monkeypatch: pytest.Mon
         directives.DirectiveError, match="jaxcb:bare: its function has no docstring"
     ):
         directives.d_directives("contributing/site.md")
+
+
+def test_a_cell_left_to_another_row_is_told_from_one_that_does_not_apply() -> None:
+    """A vmap_method row is measured under the transforms that batch only: its grad cell is
+    measured by the pure_callback row of the same mechanism (↗); jax.debug.print has no
+    value to return, so no debug.print row measures sin_scale under jit (—)."""
+    m = data.load_matrices()[0]
+    left = m.cell("pure_callback/sequential", "sin_scale", "grad")
+    assert left is not None
+    assert left["status"] == "n/a"
+    assert "pure_callback/default" in left["measured_in"]
+    assert render.shown(left) == "elsewhere"
+    assert render.GLYPH["elsewhere"] in render.cell_td(left)
+    assert render.GLYPH["elsewhere"] in matrixpage.cell_td(left)
+    assert "measured in another row: " in "\n".join(render.cell_lines(left))
+    for row in ("debug.print/ordered", "debug.print/unordered"):
+        none = m.cell(row, "sin_scale", "jit")
+        assert none is not None
+        assert none["status"] == "n/a"
+        assert none["measured_in"] == []
+        assert render.shown(none) == "n/a"
+        assert render.GLYPH["n/a"] in render.cell_td(none)
+
+
+def test_every_cell_left_to_another_row_is_measured_there() -> None:
+    for m in data.load_matrices():
+        for (v, c, t), cell in m.cells.items():
+            for other in cell.get("measured_in", []):
+                measured = m.cell(other, c, t)
+                assert measured is not None, (m.key, v, c, t)
+                assert measured["status"] != "n/a", (m.key, v, c, t)
+                assert m.variant(other)["mechanism"] == m.variant(v)["mechanism"]

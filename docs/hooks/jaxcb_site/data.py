@@ -81,7 +81,20 @@ class Matrix:
 
     @functools.cached_property
     def cells(self) -> dict[tuple[str, str, str], dict[str, Any]]:
-        return {(c["variant"], c["computation"], c["transform"]): c for c in self.data["cells"]}
+        """Every cell by (variant, computation, transform). A cell that does not apply to its
+        row gets ``measured_in``: the rows of the same mechanism that measure its
+        computation under its transform (a row measured under some columns only leaves
+        the rest to such a row); empty where no row does."""
+        cells = {(c["variant"], c["computation"], c["transform"]): c for c in self.data["cells"]}
+        family = {v["id"]: v["mechanism"] for v in self.variants}
+        measured: dict[tuple[str, str, str], list[str]] = {}
+        for (v, c, t), cell in cells.items():
+            if cell["status"] != "n/a":
+                measured.setdefault((family.get(v, v), c, t), []).append(v)
+        for (v, c, t), cell in cells.items():
+            if cell["status"] == "n/a":
+                cell["measured_in"] = sorted(measured.get((family.get(v, v), c, t), []))
+        return cells
 
     def cell(self, variant: str, computation: str, transform: str) -> dict[str, Any] | None:
         return self.cells.get((variant, computation, transform))

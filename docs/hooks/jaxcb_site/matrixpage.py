@@ -38,9 +38,7 @@ def cell_td(cell: dict[str, Any] | None) -> str:
     calls = cell.get("host_calls")
     badge = f'<sub class="jx-calls">{calls}</sub>' if calls is not None and status != "n/a" else ""
     cls = "na" if status == "n/a" else status
-    return (
-        f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#">{GLYPH[status]}{badge}</a></td>'
-    )
+    return f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#">{GLYPH[render.shown(cell)]}{badge}</a></td>'
 
 
 def table(m: Matrix) -> str:

@@ -13,14 +13,28 @@ from typing import Any
 
 from .data import Matrix
 
-GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—"}
-WORD = {"ok": "works", "wrong": "wrong result", "error": "raises", "n/a": "not applicable"}
+GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—", "elsewhere": "↗"}
+WORD = {
+    "ok": "works",
+    "wrong": "wrong result",
+    "error": "raises",
+    "n/a": "not applicable",
+    "elsewhere": "measured in another row",
+}
 LEGEND = (
     ("ok", "runs and matches the NumPy/SciPy reference"),
     ("wrong", "runs, but the result or the host effects differ from the reference"),
     ("error", "raises"),
-    ("n/a", "not applicable (the reason is in its details)"),
+    ("n/a", "does not apply to this row (the reason is in its details)"),
+    ("elsewhere", "not measured in this row: another row of the same mechanism measures it"),
 )
+
+
+def shown(cell: dict[str, Any]) -> str:
+    """What a cell's glyph says: its status, or ``elsewhere`` for a cell that does not apply
+    to its row but that another row of the same mechanism measures."""
+    status: str = cell["status"]
+    return "elsewhere" if status == "n/a" and cell.get("measured_in") else status
 
 
 def esc(s: Any) -> str:
@@ -52,6 +66,8 @@ def cell_lines(cell: dict[str, Any]) -> list[str]:
         lines.append(f"{cell.get('error_type') or 'error'}: {cell.get('error') or ''}".rstrip(": "))
     elif status in ("wrong", "n/a"):
         lines.append(f"{WORD[status]}: {cell.get('reason') or ''}".rstrip(": "))
+        if cell.get("measured_in"):
+            lines.append(f"{WORD['elsewhere']}: {', '.join(cell['measured_in'])}")
     else:
         lines.append(WORD[status])
     if cell.get("host_calls") is not None:
@@ -77,7 +93,7 @@ def cell_td(cell: dict[str, Any] | None) -> str:
     badge = f'<sub class="jx-calls">{calls}</sub>' if calls is not None and status != "n/a" else ""
     return (
         f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#" data-test="{esc(cell["test"])}" '
-        f'title="{esc(chr(10).join(cell_lines(cell)))}">{GLYPH[status]}{badge}</a></td>'
+        f'title="{esc(chr(10).join(cell_lines(cell)))}">{GLYPH[shown(cell)]}{badge}</a></td>'
     )
 
 
@@ -145,7 +161,8 @@ def environment_line(m: Matrix) -> str:
 
 def legend() -> str:
     items = "".join(
-        f'<li><span class="jx-cell jx-{"na" if s == "n/a" else s}">{GLYPH[s]}</span> {esc(t)}</li>'
+        f'<li><span class="jx-cell jx-{"na" if s in ("n/a", "elsewhere") else s}">{GLYPH[s]}</span> '
+        f"{esc(t)}</li>"
         for s, t in LEGEND
     )
     return (
