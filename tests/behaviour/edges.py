@@ -32,6 +32,7 @@ EDGES: tuple[tuple[str, str, bool], ...] = (
     ("vmap-while-pred", "vmap of a while loop whose predicate is not batched", False),
     ("debug-not-callable", "jax.debug.callback given something that is not callable", False),
     ("print-format", "jax.debug.print with a format field it was not given", False),
+    ("print-two-calls", "jax.debug.print with its options in a call of their own", False),
     ("buffer-side-effect", "buffer_callback(has_side_effect=True) with no inputs", False),
     (
         "cache-hit-exception",

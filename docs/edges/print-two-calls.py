@@ -1,0 +1,32 @@
+# jax.debug.print's two forms: options in a first call and the format in a second
+# (jax.debug.print(ordered=True)(fmt, ...)), and options beside the format in one call.
+import warnings
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def two_calls(x):
+    jax.debug.print(ordered=True)("printed by two calls: x = {x}", x=x)
+    return x + 1
+
+
+@jax.jit
+def one_call(x):
+    jax.debug.print("printed by one call: x = {x}", x=x, ordered=True)
+    return x + 1
+
+
+for name, f in (("two calls", two_calls), ("one call", one_call)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            jax.block_until_ready(f(jnp.float32(1.5)))
+            jax.effects_barrier()
+            print(f"{name}:", "works")
+        except Exception as e:
+            print(f"{name}:", type(e).__name__)
+            print(f"{name} message:", str(e).splitlines()[0])
+    for w in caught:
+        print(f"{name} warning:", w.category.__name__, str(w.message).splitlines()[0])
