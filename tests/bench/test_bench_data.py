@@ -70,3 +70,27 @@ def test_harness_adds_nothing(file: BenchFile) -> None:
     """Every minimal form was timed against a tight perf_counter loop in the same run."""
     minimal = {v.id for v in file.variants if v.role == "minimal"}
     assert minimal <= {c.variant for c in file.checks}
+
+
+JIT_NOTE = " Called under jax.jit."  # the eager suite's jitted form of a row (subjects.py)
+
+
+def installed_doc(row: str) -> str | None:
+    """How the installed registries describe a pattern row (or its jitted form); None for
+    the other columns (floors, minimal forms, references), which the bench builds itself."""
+    from jaxcb_core.mechanisms import discover
+
+    base = row.removesuffix("/jit")
+    doc = next((v.doc for v in discover() if v.id == base), None)
+    return None if doc is None else doc + (JIT_NOTE if row != base else "")
+
+
+def test_rows_are_described_as_the_installed_registries_do(file: BenchFile) -> None:
+    """A sentence corrected in a registry reaches the published file: its rows' docs are
+    descriptions, not measurements, and must say what the registries say now."""
+    stale = [
+        f"{v.id}: committed {v.doc!r}, installed {doc!r}"
+        for v in file.variants
+        if (doc := installed_doc(v.id)) is not None and v.doc != doc
+    ]
+    assert not stale, "\n".join(stale)
