@@ -37,6 +37,7 @@ DTYPE = np.dtype(np.float32)
 STEPS = 1000  # lax.scan length in the loop suite
 EVERY = 100  # the throttled report interval
 BLAS_USERS = ("expm",)  # host code that calls a multi-threaded BLAS
+JIT_NOTE = " Called under jax.jit."  # the description of a row's jitted form adds this
 
 Build = Callable[[Tally], Callable[..., Any]]
 
@@ -334,7 +335,7 @@ def jitted(subject: Subject) -> Subject:
         label=f"{subject.label}, jitted",
         role="reference",
         form="jitted",
-        doc=f"{subject.doc} Called under jax.jit.",
+        doc=f"{subject.doc}{JIT_NOTE}",
         of=subject.id,
     )
 

@@ -72,12 +72,11 @@ def test_harness_adds_nothing(file: BenchFile) -> None:
     assert minimal <= {c.variant for c in file.checks}
 
 
-JIT_NOTE = " Called under jax.jit."  # the eager suite's jitted form of a row (subjects.py)
-
-
 def installed_doc(row: str) -> str | None:
     """How the installed registries describe a pattern row (or its jitted form); None for
     the other columns (floors, minimal forms, references), which the bench builds itself."""
+    from subjects import JIT_NOTE
+
     from jaxcb_core.mechanisms import discover
 
     base = row.removesuffix("/jit")
