@@ -39,7 +39,7 @@ def _inside(mechanism: str, form: str, async_dispatch: bool) -> Outcome:
     jax.effects_barrier()
     print("JAXCB", json.dumps("finished"))
     """
-    r = python(code, timeout=TIMEOUT, env={"PYTHONPATH": _path()})
+    r = python(code, timeout=TIMEOUT, paths=(_here(),))
     if r["returncode"] is None:
         return {"result": f"no answer within {TIMEOUT} s (deadlock)"}
     for line in r["stdout"].splitlines():
@@ -65,7 +65,7 @@ def _barrier(mechanism: str) -> Outcome:
     print("JAXCB", json.dumps({{"ran_by_block_until_ready": f"{{ready}} of {{trials}}",
                                 "ran_by_effects_barrier": len(seen) == trials}}))
     """
-    r = python(code, timeout=TIMEOUT, env={"PYTHONPATH": _path()})
+    r = python(code, timeout=TIMEOUT, paths=(_here(),))
     for line in r["stdout"].splitlines():
         if line.startswith("JAXCB "):
             return dict(json.loads(line[6:]))
@@ -87,12 +87,10 @@ def _prints_at_exit(barrier: bool) -> Outcome:
     return {"printed": printed, "expected": steps, "exit_code": r["returncode"]}
 
 
-def _path() -> str:
-    import os
+def _here() -> str:
     from pathlib import Path
 
-    here = str(Path(__file__).resolve().parent)
-    return os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])
+    return str(Path(__file__).resolve().parent)
 
 
 def _register() -> None:

@@ -14,11 +14,9 @@ import dataclasses
 import functools
 import io
 import json
-import os
 import re
 import runpy
 import subprocess
-import sys
 import textwrap
 import warnings
 from collections.abc import Callable
@@ -83,19 +81,24 @@ def variants() -> list[Variant]:
     return discover()
 
 
-def python(code: str, *, timeout: float = 60, env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Run ``code`` in a fresh interpreter (4 CPU devices): ``returncode`` (``None`` when it
-    was killed at ``timeout``), ``stdout``, ``stderr``."""
-    prelude = "from jaxcb_core import environment\nenvironment.use_cpu_devices(4)\n"
+def python(code: str, *, timeout: float = 60, paths: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Run ``code`` in a fresh interpreter (4 CPU devices, ``paths`` first on ``sys.path``):
+    ``returncode`` (``None`` when it was killed at ``timeout``), ``stdout``, ``stderr``.
+
+    The interpreter is forked from one that has imported JAX and nothing else, as the
+    reader's scripts are (``tests/forkserver.py``): no backend has started, so a flag the
+    code sets still takes effect, and it exits as a fresh ``python -c`` does."""
+    from reader import run_python
+
+    prelude = (
+        "import os, sys\n"
+        "os.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+        f"sys.path[:0] = {list(paths)!r}\n"
+        "from jaxcb_core import environment\n"
+        "environment.use_cpu_devices(4)\n"
+    )
     try:
-        proc = subprocess.run(
-            [sys.executable, "-c", prelude + textwrap.dedent(code)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})},
-            check=False,
-        )
+        proc = run_python(["-c", prelude + textwrap.dedent(code)], Path.cwd(), timeout)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return {"returncode": None, "stdout": out, "stderr": ""}
