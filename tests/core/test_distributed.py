@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jaxcb_core import cli, distmatrix, distributed, matrix
-from jaxcb_core.layout import Layout, LayoutError, check_port, free_port, port_free
+from jaxcb_core import cli, matrix
+from jaxcb_core.distributed import launcher
+from jaxcb_core.distributed import matrix as distmatrix
+from jaxcb_core.distributed.layout import Layout, LayoutError, check_port, free_port, port_free
 from jaxcb_core.schema import Cell, ProcessCell, dump, load_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +32,7 @@ def no_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError(f"a process was started: {args}")
 
-    monkeypatch.setattr(distributed.subprocess, "Popen", refuse)
+    monkeypatch.setattr(launcher.subprocess, "Popen", refuse)
 
 
 @pytest.fixture
@@ -94,7 +97,7 @@ def test_a_port_in_use_is_rejected(busy_port: int) -> None:
 
 def test_launch_checks_the_port_before_starting_anything(busy_port: int, no_process: None) -> None:
     with pytest.raises(LayoutError, match="is in use"):
-        distributed.launch(Layout(2, 2), [("native/jax", "sin_scale", "jit")], port=busy_port)
+        launcher.launch(Layout(2, 2), [("native/jax", "sin_scale", "jit")], port=busy_port)
 
 
 @pytest.mark.parametrize(
@@ -232,7 +235,7 @@ def test_one_process_files_are_unchanged_by_the_new_fields(tmp_path: Path) -> No
 
 def test_the_worker_runs_as_a_module() -> None:
     proc = subprocess.run(
-        [distributed.sys.executable, "-m", "jaxcb_core.worker", "--help"],
+        [sys.executable, "-m", "jaxcb_core.distributed.worker", "--help"],
         capture_output=True,
         text=True,
         check=False,

@@ -10,12 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from jaxcb_core import checks, cli, matrix
+from jaxcb_core import cli, matrix
 from jaxcb_core.catalog import CATALOG, by_name
-from jaxcb_core.cell import run_cell
+from jaxcb_core.matrix import checks
+from jaxcb_core.matrix.cell import run_cell
+from jaxcb_core.matrix.transforms import TRANSFORMS, by_id
 from jaxcb_core.mechanisms import discover, from_dict
 from jaxcb_core.schema import Cell, MatrixFile, VariantInfo, load_matrix
-from jaxcb_core.transforms import TRANSFORMS, by_id
 
 EXPECTED = [[(1, np.array([1.0])), (2, np.array([2.0]))], [(1, np.array([5.0]))]]
 

@@ -20,11 +20,11 @@ import pytest
 
 from jaxcb_core import matrix
 from jaxcb_core.catalog import CATALOG, by_name
-from jaxcb_core.cell import run_cell
+from jaxcb_core.matrix.cell import run_cell
+from jaxcb_core.matrix.transforms import by_id
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.probe import HostFunctions
 from jaxcb_core.schema import load_matrix
-from jaxcb_core.transforms import by_id
 
 callback = pytest.importorskip("jax._src.callback")
 debugging = pytest.importorskip("jax._src.debugging")

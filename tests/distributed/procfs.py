@@ -54,7 +54,7 @@ def workers(parent: int) -> list[int]:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if b"jaxcb_core.worker" in cmdline:
+        if b"jaxcb_core.distributed.worker" in cmdline:
             out.append(pid)
     return out
 

@@ -16,9 +16,11 @@ import re
 import jax
 import pytest
 
-from jaxcb_core import distmatrix, matrix, spmd
+from jaxcb_core import matrix
 from jaxcb_core.catalog import CATALOG
-from jaxcb_core.layout import Layout
+from jaxcb_core.distributed import matrix as distmatrix
+from jaxcb_core.distributed import spmd
+from jaxcb_core.distributed.layout import Layout
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.schema import Cell, MatrixFile, dump, load_matrix
 

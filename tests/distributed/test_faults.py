@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from procfs import Socket, alive, listening, session_members, sockets, workers
 
-from jaxcb_core import distmatrix
 from jaxcb_core.distributed import Launch, launch
-from jaxcb_core.layout import Layout, port_free
+from jaxcb_core.distributed import matrix as distmatrix
+from jaxcb_core.distributed.layout import Layout, port_free
 
 pytestmark = pytest.mark.multiprocess
 

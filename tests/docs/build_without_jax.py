@@ -23,7 +23,7 @@ class Blocker(importlib.abc.MetaPathFinder):
         top = name.split(".")[0]
         if top in BLOCKED or (top.startswith(BLOCKED_PREFIX) and top not in ALLOWED):
             raise ImportError(f"the site build must not import {name}")
-        if name in ("jaxcb_core.catalog", "jaxcb_core.mechanisms", "jaxcb_core.cell"):
+        if name in ("jaxcb_core.catalog", "jaxcb_core.mechanisms", "jaxcb_core.matrix"):
             raise ImportError(f"the site build must not import {name} (it needs JAX or NumPy)")
 
 

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from jaxcb_core import matrix, pool, spmd
+from jaxcb_core import matrix
 from jaxcb_core.catalog import CATALOG
+from jaxcb_core.distributed import spmd
+from jaxcb_core.matrix import pool
+from jaxcb_core.matrix.transforms import TRANSFORMS
 from jaxcb_core.mechanisms import discover
 from jaxcb_core.schema import Cell, load_matrix
-from jaxcb_core.transforms import TRANSFORMS
 
 KEYS = [f"{v.id}|{c.name}|{t.id}" for v in discover() for c in CATALOG for t in TRANSFORMS]
 

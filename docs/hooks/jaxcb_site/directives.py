@@ -439,13 +439,20 @@ def d_api(src: str, package: str) -> str:
     pkg_dir = next(iter(ROOT.glob(f"packages/*/src/{package}")), None)
     if pkg_dir is None:
         raise DirectiveError(f"no package {package} under packages/*/src")
-    # the command line (cli.py) is documented on the "Run it yourself" page, not as an API
-    names = sorted(
-        p.stem for p in pkg_dir.glob("*.py") if not p.stem.startswith("_") and p.stem != "cli"
-    )
+
+    # the command lines (cli.py) are documented on the "Run it yourself" page, not as an API
+    def public(d: Path) -> list[str]:
+        return sorted(
+            p.stem for p in d.glob("*.py") if not p.stem.startswith("_") and p.stem != "cli"
+        )
+
     order = {c: i for i, c in enumerate(_catalog())}
-    names.sort(key=lambda n: (order.get(n, len(order)), n))
+    names = sorted(public(pkg_dir), key=lambda n: (order.get(n, len(order)), n))
     blocks = [f"::: {package}.{n}" for n in names]
+    # a sub-package (the core's rooms): its own docstring, then each of its modules
+    for room in sorted(d for d in pkg_dir.iterdir() if (d / "__init__.py").is_file()):
+        blocks.append(f"::: {package}.{room.name}\n    options:\n      members: false")
+        blocks += [f"::: {package}.{room.name}.{n}" for n in public(room)]
     return "\n\n".join(blocks)
 
 

@@ -62,9 +62,9 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
 
 def _cmd_smoke(args: argparse.Namespace) -> int:
     from .catalog import CATALOG
-    from .cell import run_cell
+    from .matrix.cell import run_cell
+    from .matrix.transforms import by_id
     from .mechanisms import discover
-    from .transforms import by_id
 
     jit = by_id("jit")
     failed = 0
@@ -99,9 +99,9 @@ def _count_cells(
 ) -> int:
     """How many cells ``jaxcb matrix`` with these selections runs (the bar's total)."""
     from .catalog import CATALOG
-    from .matrix import select
+    from .matrix.run import select
+    from .matrix.transforms import TRANSFORMS
     from .mechanisms import discover
-    from .transforms import TRANSFORMS
 
     return (
         len(select(discover(), mechanisms, "id"))
@@ -182,7 +182,7 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
             print("\n" + details(data, width))
         return 0
     if args.processes is not None:
-        from .distcli import run
+        from .distributed.cli import run
 
         return run(args)
 

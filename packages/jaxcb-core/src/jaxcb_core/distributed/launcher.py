@@ -1,6 +1,6 @@
 """Launch a multi-process job on this machine: N processes that JAX's own runtime joins.
 
-:func:`launch` starts ``layout.processes`` interpreters running :mod:`jaxcb_core.worker`,
+:func:`launch` starts ``layout.processes`` interpreters running :mod:`jaxcb_core.distributed.worker`,
 each with ``layout.local_devices`` CPU devices. They join through ``jax.distributed.initialize``
 with the coordinator on ``127.0.0.1:<port>`` (a free port unless one is given) and talk through
 gloo, JAX's CPU collectives. Each runs the same cells in the same order and appends what it
@@ -29,9 +29,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .layout import Layout, LayoutError, check_loopback, check_port, free_port
+from .layout import Layout, check_loopback, check_port, free_port
 
-__all__ = ["Launch", "LaunchError", "Layout", "LayoutError", "launch", "stop"]
+__all__ = ["Launch", "LaunchError", "launch", "stop"]
 
 CELL_TIMEOUT = 120.0  # seconds without a cell that every process finished
 COST_TIMEOUT = 30.0  # the same for one timing
@@ -135,7 +135,7 @@ def _start(layout: Layout, port: int, plan: dict[str, Any], folder: Path) -> lis
     try:
         for i in range(layout.processes):
             out, log = folder / f"process-{i}.jsonl", folder / f"process-{i}.log"
-            argv = [sys.executable, "-m", "jaxcb_core.worker", "--process-id", str(i)]
+            argv = [sys.executable, "-m", "jaxcb_core.distributed.worker", "--process-id", str(i)]
             argv += ["--processes", str(layout.processes), "--port", str(port)]
             argv += ["--local-devices", str(layout.local_devices), "--out", str(out)]
             with log.open("wb") as f:
@@ -217,7 +217,7 @@ def launch(
     start_timeout: float = START_TIMEOUT,
     progress: Callable[[str], None] | None = None,
 ) -> Launch:
-    """Run ``keys``, then time ``costs`` (:mod:`jaxcb_core.shardcost`), in every process of
+    """Run ``keys``, then time ``costs`` (:mod:`jaxcb_core.distributed.shardcost`), in every process of
     ``layout``; restart after each fault (see above)."""
     check_loopback()
     if port is not None:

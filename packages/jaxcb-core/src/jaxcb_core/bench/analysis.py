@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from .schema import BenchFile, BenchResult, BenchVariant, TargetRecord
+from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
 
 __all__ = [
     "CROSSOVER",

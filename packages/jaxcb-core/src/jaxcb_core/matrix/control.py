@@ -1,7 +1,7 @@
 """The control-flow columns of the matrix: an implementation inside loops and conditionals.
 
-Each function takes a :class:`~jaxcb_core.case.Case` and returns a
-:class:`~jaxcb_core.case.Trial` with the logical calls it made, from which the records
+Each function takes a :class:`~jaxcb_core.matrix.case.Case` and returns a
+:class:`~jaxcb_core.matrix.case.Trial` with the logical calls it made, from which the records
 an effect owes follow.
 """
 

@@ -1,7 +1,7 @@
 """The columns of the multi-process matrix: the same cases across processes and shards.
 
 Each transform runs in every process of a job that ``jax.distributed.initialize`` joined
-(:mod:`jaxcb_core.worker`, started by :mod:`jaxcb_core.distributed`). The mesh is every
+(:mod:`jaxcb_core.distributed.worker`, started by :mod:`jaxcb_core.distributed.launcher`). The mesh is every
 device of every process, ``jax.devices()``, along one axis ``"i"``; global arrays are built
 with ``jax.make_array_from_callback``, so each process only ever holds its own blocks.
 
@@ -27,7 +27,7 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
-from .transforms import Case, NotApplicable, Transform, Trial
+from ..matrix.transforms import Case, NotApplicable, Transform, Trial
 
 __all__ = ["KEYWORDS", "LOCAL", "TEST_FILE", "TRANSFORMS", "by_id", "placement", "read", "test_id"]
 

@@ -1,7 +1,7 @@
 """``jaxcb matrix --processes N``: the multi-process matrix from the command line.
 
 Checks the layout and the port before anything starts (exit 2 with the reason), launches
-the job (:mod:`jaxcb_core.distmatrix`), prints the matrix, and writes or checks
+the job (:mod:`jaxcb_core.distributed.matrix`), prints the matrix, and writes or checks
 ``docs/data/matrix/<jax>-<platform>-<procs>x<devices per process>.json``.
 """
 
@@ -16,11 +16,12 @@ __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import distmatrix, matrix
-    from .distributed import LaunchError
+    from .. import matrix
+    from ..schema import dump, matrix_stem
+    from ..text import check, details, render
+    from . import matrix as distmatrix
+    from .launcher import LaunchError
     from .layout import Layout, LayoutError, check_port
-    from .schema import dump, matrix_stem
-    from .text import check, details, render
 
     width = shutil.get_terminal_size((80, 24)).columns
     try:

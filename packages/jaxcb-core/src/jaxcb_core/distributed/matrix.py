@@ -1,7 +1,7 @@
 """The multi-process matrix: every process's view of a cell, merged into one cell.
 
-:func:`run` launches a job (:mod:`jaxcb_core.distributed`) over every variant × computation
-× multi-process transform (:mod:`jaxcb_core.spmd`) and returns a
+:func:`run` launches a job (:mod:`jaxcb_core.distributed.launcher`) over every variant × computation
+× multi-process transform (:mod:`jaxcb_core.distributed.spmd`) and returns a
 :class:`~jaxcb_core.schema.MatrixFile` whose cells carry one :class:`ProcessCell` each per
 process. :func:`merge` decides a cell from those: it errs if any process erred, hung or
 died; it is wrong if any process read a wrong result, or if the records that reached all the
@@ -16,9 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from . import checks
-from .distributed import Launch, Layout, launch
-from .schema import (
+from ..matrix import checks
+from ..schema import (
     Cell,
     CostResult,
     Delivered,
@@ -28,6 +27,8 @@ from .schema import (
     ShardingCost,
     VariantInfo,
 )
+from .launcher import Launch, launch
+from .layout import Layout
 
 __all__ = ["collect", "merge", "run"]
 
@@ -127,7 +128,7 @@ def merge(key: Key, lines: Sequence[dict[str, Any] | None], missing: dict[int, A
 
 def _missing(launch_: Launch, job_index: int, what: Any) -> dict[int, Any]:
     """``(error_type, error)`` for each process of a job that ended in a fault."""
-    from .pool import crash_cell
+    from ..matrix.pool import crash_cell
 
     job = launch_.jobs[job_index]
     assert job.fault is not None
@@ -222,9 +223,9 @@ def run(
     **options: Any,
 ) -> MatrixFile:
     """Measure (part of) the multi-process matrix in a fresh job of ``layout``."""
-    from .catalog import CATALOG
-    from .matrix import computation_info, select, transform_info
-    from .mechanisms import discover, from_file
+    from ..catalog import CATALOG
+    from ..matrix.run import computation_info, select, transform_info
+    from ..mechanisms import discover, from_file
     from .shardcost import plan
     from .spmd import TRANSFORMS
 

@@ -20,12 +20,12 @@ from typing import Any
 import jax
 import numpy as np
 
+from ..catalog import Computation
+from ..mechanisms import Variant
+from ..probe import observe
+from ..schema import Cell
 from . import checks
 from .case import Case, NotApplicable
-from .catalog import Computation
-from .mechanisms import Variant
-from .probe import observe
-from .schema import Cell
 from .transforms import Transform, Trial
 
 __all__ = [

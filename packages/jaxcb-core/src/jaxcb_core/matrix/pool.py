@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from . import environment
-from .schema import Cell
+from .. import environment
+from ..schema import Cell
 
 __all__ = ["crash_cell", "default_workers", "run_cells", "run_group"]
 
@@ -43,9 +43,9 @@ def default_workers() -> int:
 
 def run_group(task: Task) -> list[Cell]:
     """Every listed transform of one variant × computation, in this process."""
-    from .catalog import by_name
+    from ..catalog import by_name
+    from ..mechanisms import by_id as variant
     from .cell import run_cell
-    from .mechanisms import by_id as variant
     from .transforms import by_id as transform
 
     variant_id, comp_name, transform_ids = task
@@ -90,7 +90,7 @@ def _run_isolated(key: Key, devices: int) -> Cell:
         "import json, sys\n"
         "from jaxcb_core import environment\n"
         f"environment.use_cpu_devices({devices})\n"
-        "from jaxcb_core import pool\n"
+        "from jaxcb_core.matrix import pool\n"
         f"cell = pool.run_group(({key[0]!r}, {key[1]!r}, ({key[2]!r},)))[0]\n"
         f"sys.stdout.write('\\n{_MARK}' + json.dumps(cell.to_json()) + '\\n')\n"
     )

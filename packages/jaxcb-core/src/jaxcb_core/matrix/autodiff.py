@@ -1,7 +1,7 @@
 """The autodiff columns of the matrix: derivatives through each implementation.
 
-Each function takes a :class:`~jaxcb_core.case.Case` and returns a
-:class:`~jaxcb_core.case.Trial`; expected derivatives come from
+Each function takes a :class:`~jaxcb_core.matrix.case.Case` and returns a
+:class:`~jaxcb_core.matrix.case.Trial`; expected derivatives come from
 :mod:`jaxcb_core.references` (float64, NumPy), never from JAX.
 """
 

@@ -1,12 +1,12 @@
-"""One process of a multi-process matrix job: ``python -m jaxcb_core.worker``.
+"""One process of a multi-process matrix job: ``python -m jaxcb_core.distributed.worker``.
 
-:mod:`jaxcb_core.distributed` starts N of these. Each asks for its CPU devices, turns on
+:mod:`jaxcb_core.distributed.launcher` starts N of these. Each asks for its CPU devices, turns on
 CPU collectives (gloo), joins the job with ``jax.distributed.initialize`` (the coordinator
 on 127.0.0.1), then runs the planned cells in the plan's order (the same in every process,
 as SPMD programs must) and appends one JSON line per cell to its results file: what this
 process saw, through the variant's probe. Whether the job as a whole got it right is
-decided by the harness from every process's lines (:mod:`jaxcb_core.distmatrix`). After
-the cells it may time the sharded host calls (:mod:`jaxcb_core.shardcost`).
+decided by the harness from every process's lines (:mod:`jaxcb_core.distributed.matrix`). After
+the cells it may time the sharded host calls (:mod:`jaxcb_core.distributed.shardcost`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import checks, environment
+from .. import environment
+from ..matrix import checks
 
 __all__ = ["enable_cpu_collectives", "main", "run"]
 
@@ -53,9 +54,9 @@ def run(variant: Any, comp: Any, transform: Any, dtype: Any = np.float32) -> dic
     """One cell in this process: what it returned, what its host side got, as JSON data."""
     import jax
 
+    from ..matrix.cell import Recorder, execute, prepare
+    from ..matrix.transforms import NotApplicable
     from . import spmd
-    from .cell import Recorder, execute, prepare
-    from .transforms import NotApplicable
 
     out: dict[str, Any] = {"process": jax.process_index(), "status": "n/a"}
     prepared = prepare(variant, comp, transform, dtype, spmd.KEYWORDS.get(transform.id))
@@ -107,7 +108,7 @@ def _emit(f: IO[str], record: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m jaxcb_core.worker", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m jaxcb_core.distributed.worker", description=__doc__)
     p.add_argument("--process-id", type=int, required=True)
     p.add_argument("--processes", type=int, required=True)
     p.add_argument("--local-devices", type=int, required=True)
@@ -130,8 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         process_id=args.process_id,
         initialization_timeout=int(plan.get("init_timeout", 120)),
     )
-    from .catalog import by_name
-    from .mechanisms import discover, from_file
+    from ..catalog import by_name
+    from ..mechanisms import discover, from_file
     from .spmd import by_id
 
     variants = {v.id: v for v in discover()}

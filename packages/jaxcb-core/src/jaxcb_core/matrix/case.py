@@ -1,7 +1,7 @@
 """A :class:`Case`: one implementation of one computation, ready to be transformed.
 
 The matrix builds a case per cell (inputs from the catalog, static arguments and the
-host sink bound); each transform in :mod:`jaxcb_core.transforms` applies it the way a
+host sink bound); each transform in :mod:`jaxcb_core.matrix.transforms` applies it the way a
 user would and compares with the float64 references of :mod:`jaxcb_core.references`.
 """
 
@@ -15,8 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import references
-from .catalog import Computation
+from .. import references
+from ..catalog import Computation
 
 __all__ = [
     "BATCH",

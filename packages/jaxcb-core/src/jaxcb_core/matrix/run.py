@@ -13,11 +13,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import environment
-from .catalog import CATALOG, Computation
-from .mechanisms import discover
-from .pool import default_workers, run_cells
-from .schema import (
+from .. import environment
+from ..catalog import CATALOG, Computation
+from ..mechanisms import discover
+from ..schema import (
     Cell,
     ComputationInfo,
     MatrixEnvironment,
@@ -28,6 +27,7 @@ from .schema import (
     load_matrix,
     matrix_stem,
 )
+from .pool import default_workers, run_cells
 from .transforms import TRANSFORMS, Transform
 
 __all__ = [

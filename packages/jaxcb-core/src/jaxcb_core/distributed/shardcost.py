@@ -1,6 +1,6 @@
 """What a host call on a sharded array costs: one gathered call against one call per shard.
 
-Measured inside a multi-process job (:mod:`jaxcb_core.worker`, after the cells), on a
+Measured inside a multi-process job (:mod:`jaxcb_core.distributed.worker`, after the cells), on a
 float32 array of ``n`` elements split along its only axis over every device of every
 process. For the first variant of each mechanism that has a bare ``call`` form (or, for an
 observer, a ``send`` form; :mod:`jaxcb_core.mechanisms`), with a host function that adds 1:
@@ -29,9 +29,9 @@ import jax
 import numpy as np
 from jax.sharding import NamedSharding
 
+from ..mechanisms import Variant
+from ..probe import Tally, counting
 from . import spmd
-from .mechanisms import Variant
-from .probe import Tally, counting
 
 __all__ = ["FORMS", "REPEATS", "SIZES", "measure", "plan", "subjects"]
 

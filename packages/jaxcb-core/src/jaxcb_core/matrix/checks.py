@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .catalog import Computation, Record
-from .schema import Effects
+from ..catalog import Computation, Record
+from ..schema import Effects
 
 __all__ = [
     "assign",
