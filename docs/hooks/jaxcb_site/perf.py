@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from jaxcb_core import bench as analysis
-from jaxcb_core.bench import CROSSOVER, Device
+from jaxcb_core.bench import CROSSOVER, HARNESS_TARGET, Device
 from jaxcb_core.schema import QUIET_LOAD, BenchResult
 
 from . import data, plots
@@ -146,6 +146,18 @@ def sec_devices() -> str:
                 f"    The 1-minute load average was {e.load}, above {QUIET_LOAD} on "
                 f"{e.cores} cores: other work shared the cores, and callback timings on a "
                 "busy machine can double. Treat these numbers as an upper bound."
+            )
+        checks = [c.ratio for c in d.file.checks]
+        drift = max((max(r, 1 / r) for r in checks), default=1.0)
+        if drift > HARNESS_TARGET:
+            within = sum(max(r, 1 / r) <= HARNESS_TARGET for r in checks)
+            warnings.append(
+                f'!!! warning "{esc(d.title)}: timings drifted during the run"\n\n'
+                f"    The same calls timed by the benchmark harness and by a bare "
+                f"`perf_counter` loop at different times of the run differed by up to "
+                f"{drift:.2f}× ({within} of {len(checks)} within {HARNESS_TARGET:g}×), "
+                "though the machine was quiet by its load. This machine's speed moved during "
+                "the run: compare this file's ratios with that margin in mind."
             )
     if not any(d.kind == "GPU" for d in devices()):
         rows.append(["GPU", "not measured", "–", "–", "–", "–", "–", "–"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .analysis import (
     CROSSOVER,
+    HARNESS_TARGET,
     PATTERN_TARGET,
     VMAP_TARGET,
     Device,
@@ -22,6 +23,7 @@ from .analysis import (
 
 __all__ = [
     "CROSSOVER",
+    "HARNESS_TARGET",
     "PATTERN_TARGET",
     "VMAP_TARGET",
     "Device",

@@ -17,6 +17,7 @@ from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
 
 __all__ = [
     "CROSSOVER",
+    "HARNESS_TARGET",
     "PATTERN_TARGET",
     "VMAP_TARGET",
     "Device",
