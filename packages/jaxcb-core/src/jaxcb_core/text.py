@@ -1,6 +1,6 @@
 """The matrix as text, for the terminal: a committed or measured matrix rendered, the cells
 that are not ``ok`` and why, and a run compared with the committed file. Used by ``jaxcb
-matrix`` for one process (``cli``) and for several (``distcli``)."""
+matrix`` for one process (``cli``) and for several (``distributed.cli``)."""
 
 from __future__ import annotations
 
