@@ -91,3 +91,31 @@ def test_formats() -> None:
     assert perf.fmt_approx(152.0) == "≈ 150"
     assert perf.fmt_approx(4.4e5) == "≈ 4.4 × 10⁵"
     assert perf.fmt_time(1.83e-4) == "183 µs"
+
+
+def test_every_cpu_side_by_side() -> None:
+    """Each target of every CPU file, on the contributors' page, counted against the files."""
+    rendered = directives.expand(
+        TARGETS.read_text(encoding="utf-8"), "contributing/performance-targets.md"
+    )
+    cpus = [f for f in data.bench_files() if f.environment.backend == "cpu"]
+    if len(cpus) < 2:
+        assert "Only one CPU file is committed" in rendered
+        return
+    # one target per place where the run chose the subject (the best pattern at a size)
+    one_per_place = {t.name for f in cpus for t in f.targets} - {
+        t.name
+        for f in cpus
+        for t in f.targets
+        if [(u.name, u.where) for u in f.targets].count((t.name, t.where)) > 1
+    }
+    keyed = [
+        {(t.name, t.where, "" if t.name in one_per_place else t.subject): t for t in f.targets}
+        for f in cpus
+    ]
+    common = [k for k in keyed[0] if all(k in m for m in keyed[1:])]
+    assert common
+    every = sum(all(m[k].met for m in keyed) for k in common)
+    assert f"{every} of {len(common)} targets measured in all {len(cpus)} CPU files" in rendered
+    for f in cpus:
+        assert f"{f.environment.processor}, {f.environment.simd or 'no width recorded'}" in rendered

@@ -10,6 +10,7 @@ gets a tab saying it was not measured and how to measure it.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -611,7 +612,75 @@ def sec_findings() -> str:
     return per_device(_findings)
 
 
+def _cpu_title(d: Device) -> str:
+    return f"{d.env.processor}, {d.env.simd or 'no width recorded'} ({d.env.date})"
+
+
+def _subject(d: Device, subject: str) -> str:
+    return d.label(subject) if subject in d.variants else f"`{subject}`"
+
+
+def sec_every_cpu() -> str:
+    """Every committed CPU file side by side: each target measured in all of them, its ratio
+    in each, and whether it holds on every one."""
+    cpus = [d for d in devices() if d.kind == "CPU"]
+    if len(cpus) < 2:
+        return (
+            "Only one CPU file is committed, so nothing can be said yet about what holds "
+            "on more than one processor."
+        )
+    # A target whose subject the run chose (the best pattern at a size, the fastest round
+    # trip) is one per place: it is compared by where it was measured, whatever won there.
+    places = [Counter((t.name, t.where) for t in d.file.targets) for d in cpus]
+    chosen = {name for c in places for name, _ in c} - {
+        name for c in places for (name, _), n in c.items() if n > 1
+    }
+    keyed = [
+        {(t.name, "" if t.name in chosen else t.subject, t.where): t for t in d.file.targets}
+        for d in cpus
+    ]
+    common = [k for k in keyed[0] if all(k in m for m in keyed[1:])]
+    names = list(dict.fromkeys(k[0] for k in common))
+    summary = []
+    for name in names:
+        keys = [k for k in common if k[0] == name]
+        per = [sum(m[k].met for k in keys) for m in keyed]
+        both = sum(all(m[k].met for m in keyed) for k in keys)
+        summary.append([esc(name), *(f"{n} of {len(keys)}" for n in per), f"{both} of {len(keys)}"])
+    head = ["target", *(esc(_cpu_title(d)) for d in cpus), "met on every CPU"]
+    rows = []
+    for k in common:
+        ts = [m[k] for m in keyed]
+        subject = "the run's fastest" if not k[1] else _subject(cpus[0], k[1])
+        rows.append(
+            [
+                esc(k[0]),
+                subject,
+                esc(k[2]),
+                *(
+                    f"{fmt_ratio(t.value)} {'✅' if t.met else '❌'}"
+                    + ("" if k[1] else f" ({_subject(d, t.subject)})")
+                    for d, t in zip(cpus, ts, strict=True)
+                ),
+                "✅ yes" if all(t.met for t in ts) else "❌ no",
+            ]
+        )
+    detail = table(
+        ["target", "subject", "where", *(esc(_cpu_title(d)) for d in cpus), "on every CPU"],
+        rows,
+    )
+    total = sum(all(m[k].met for m in keyed) for k in common)
+    return (
+        f"{total} of {plural(len(common), 'target')} measured in all {len(cpus)} CPU files "
+        "are met in every one of them.\n\n"
+        + table(head, summary)
+        + '\n\n??? note "Every target, every CPU file"\n\n'
+        + "\n".join(f"    {line}" for line in detail.splitlines())
+    )
+
+
 SECTIONS: dict[str, Callable[[], str]] = {
+    "every-cpu": sec_every_cpu,
     "pick": sec_pick,
     "findings": sec_findings,
     "devices": sec_devices,
