@@ -9,11 +9,15 @@ say, for every computation, why there is nothing to measure.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 EFFECTS = ("log_steps", "host_draw", "progress")
@@ -78,43 +82,48 @@ def _noop(x: Any) -> Any:
     return buffer_callback(callback, out_type, vmap_method="expand_dims")(x)
 
 
-def _row(key: str, order: int, **fields: Any) -> dict[str, Any]:
-    return {
+def _row(
+    key: str,
+    order: int,
+    implementations: Mapping[str, Callable[..., Any]],
+    modules: Mapping[str, Any],
+    unsupported: Mapping[str, str],
+    with_bare: bool,
+) -> VariantSpec:
+    spec: VariantSpec = {
         "id": f"buffer_callback/{key}",
         "mechanism": "buffer_callback",
         "label": LABEL[key],
         "doc": DOC[key],
         "package": "jaxcb_buffer",
         "order": order,
-        **fields,
+        "implementations": implementations,
+        "modules": modules,
+        "unsupported": dict(unsupported),
+        "probe": HOST_FUNCTIONS if modules else {},
     }
+    if with_bare:
+        spec["bare"] = {"call": _bare_call, "noop": _noop}
+    return spec
 
 
-def _unavailable() -> list[dict[str, Any]]:
+def _unavailable() -> list[VariantSpec]:
     version = jax.__version__
     reason = f"jax.experimental.buffer_callback was added in JAX 0.6.1; this is JAX {version}"
-    empty: dict[str, Any] = {
-        "implementations": {},
-        "modules": {},
-        "probe": {},
-        "unsupported": dict.fromkeys(PURE + EFFECTS, reason),
-    }
-    return [_row("default", 50, **empty), _row("no_rule", 51, **empty)]
+    unsupported = dict.fromkeys(PURE + EFFECTS, reason)
+    return [
+        _row(key, order, {}, {}, unsupported, with_bare=False)
+        for key, order in (("default", 50), ("no_rule", 51))
+    ]
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     if not available():
         return _unavailable()
     modules = {n: importlib.import_module(f"jaxcb_buffer.{n}") for n in PURE}
-    common = {
-        "modules": modules,
-        "probe": HOST_FUNCTIONS,
-        "unsupported": dict(UNSUPPORTED),
-        "bare": {"call": _bare_call, "noop": _noop},
-    }
     public = {n: getattr(m, n) for n, m in modules.items()}
     bare = {n: getattr(m, f"{n}_callback") for n, m in modules.items()}
     return [
-        _row("default", 50, implementations=public, **common),
-        _row("no_rule", 51, implementations=bare, **common),
+        _row("default", 50, public, modules, UNSUPPORTED, with_bare=True),
+        _row("no_rule", 51, bare, modules, UNSUPPORTED, with_bare=True),
     ]

@@ -4,44 +4,10 @@ A mechanism package declares itself with an entry point in the group
 ``jaxcb.mechanisms`` whose value is a function returning a list of plain
 dictionaries, one per *variant* (``pure_callback`` with one ``vmap_method``,
 ``io_callback`` ordered, ...). Plain dictionaries keep the mechanism packages free
-of any import of this harness. The keys are:
-
-``id``
-    stable identifier, ``"<mechanism>/<variant>"``, used in the data files.
-``mechanism``
-    the JAX API the variant uses (``"pure_callback"``, ``"io_callback"``, ...).
-``label``
-    short text for tables.
-``doc``
-    one paragraph: what this variant is and when a reader would pick it.
-``package``
-    the import name of the package that provides it.
-``order``
-    sort key for tables; a package's first variant (lowest order) is its own column
-    wherever one column per package is shown.
-``implementations``
-    ``{computation name: callable}``: the callables take the catalog's positional
-    arguments (and the computation's sink keyword, for effects, if they accept it).
-``modules``
-    ``{computation name: module}``: the pattern module of each implementation.
-``unsupported``
-    ``{computation name: reason}``: computations this mechanism cannot express.
-``probe``
-    how the host side is observed: ``None`` (nothing runs on the host), the names of
-    every host function of each pattern module, or a probe object of the package's own
-    (:mod:`jaxcb_core.probe` has the contract).
-``transforms`` (optional)
-    the transform ids this variant is measured under, when it differs from another
-    row in one respect only (``pure_callback`` with another ``vmap_method`` is
-    measured under the transforms that batch); the others are "not applicable".
-``scope`` (optional)
-    why, shown in those cells.
-``bare`` (optional)
-    the mechanism's minimal forms, for the benchmarks: ``"call"``,
-    ``call(host, result_type, *args)`` computing a result on the host with the NumPy
-    function ``host``; ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays
-    to the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns
-    an array like ``x`` (the fixed cost of the mechanism).
+of any import of this harness at run time; their type is :class:`VariantSpec`, which a
+registry names for the type checker only (``if TYPE_CHECKING:``), so mypy checks every
+row's keys and value types where it is written. Each row is built whole, once: the
+harness reads it and never changes it.
 
 The core never imports a mechanism package by name: adding a package adds rows.
 """
@@ -52,9 +18,9 @@ import dataclasses
 import functools
 import inspect
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .probe import Probe, make_probe
 
@@ -62,7 +28,54 @@ GROUP = "jaxcb.mechanisms"
 BARE_FORMS = frozenset({"call", "send", "noop"})
 EFFECT_MECHANISMS = frozenset({"io_callback", "debug.callback", "debug.print", "debug.log"})
 
-__all__ = ["GROUP", "Variant", "discover", "from_dict"]
+__all__ = ["GROUP", "ProbeSpec", "Variant", "VariantSpec", "discover", "from_dict"]
+
+
+#: A registry's ``probe`` value (:mod:`jaxcb_core.probe` has the contract): ``None`` (nothing
+#: runs on the host), ``{computation: (host function names)}``, or a probe object.
+ProbeSpec = Probe | Mapping[str, Sequence[str]] | None
+
+
+class VariantSpec(TypedDict):
+    """One registry row, as a mechanism package writes it (turned into a :class:`Variant`
+    by :func:`from_dict`, which checks what a type cannot: that the computations exist,
+    that every one is implemented or unsupported, that the probe names a host function
+    for each)."""
+
+    #: stable identifier, ``"<mechanism>/<variant>"``, used in the data files
+    id: str
+    #: the JAX API the variant uses (``"pure_callback"``, ``"io_callback"``, ...)
+    mechanism: str
+    #: short text for tables
+    label: str
+    #: one paragraph: what this variant is and when a reader would pick it
+    doc: str
+    #: the import name of the package that provides it
+    package: str
+    #: sort key for tables; a package's first variant (lowest order) is its own column
+    #: wherever one column per package is shown
+    order: int
+    #: ``{computation name: callable}``: the callables take the catalog's positional
+    #: arguments (and the computation's sink keyword, for effects, if they accept it)
+    implementations: Mapping[str, Callable[..., Any]]
+    #: ``{computation name: module}``: the pattern module of each implementation
+    modules: Mapping[str, types.ModuleType]
+    #: ``{computation name: reason}``: computations this mechanism cannot express
+    unsupported: Mapping[str, str]
+    #: how the host side is observed (:data:`ProbeSpec`)
+    probe: ProbeSpec
+    #: the transform ids this variant is measured under, when it differs from another row
+    #: in one respect only (``pure_callback`` with another ``vmap_method`` is measured under
+    #: the transforms that batch); the others are "not applicable"
+    transforms: NotRequired[Sequence[str]]
+    #: why, shown in those cells (required with ``transforms``)
+    scope: NotRequired[str]
+    #: the mechanism's minimal forms, for the benchmarks: ``"call"``,
+    #: ``call(host, result_type, *args)`` computing a result on the host with the NumPy
+    #: function ``host``; ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to
+    #: the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns an
+    #: array like ``x`` (the fixed cost of the mechanism)
+    bare: NotRequired[Mapping[str, Callable[..., Any]]]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -53,7 +53,8 @@ MAX_SHAPES = 8  # argument types kept per observation
 class Observation(Protocol):
     """What a probe reports while (and after) a case runs."""
 
-    calls: int
+    @property
+    def calls(self) -> int: ...
 
 
 class Probe(Protocol):

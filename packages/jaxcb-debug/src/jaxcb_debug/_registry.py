@@ -13,10 +13,13 @@ import inspect
 import io
 import logging
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import jax
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import ProbeSpec, VariantSpec
 
 OBSERVERS = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 EFFECTS = ("log_steps", "progress")
@@ -125,111 +128,157 @@ def _has_partitioned() -> bool:
     return "partitioned" in inspect.signature(jax.debug.callback).parameters
 
 
-def variants() -> list[dict[str, Any]]:
+# Under the transforms of several devices only: elsewhere `partitioned` changes nothing.
+PARALLEL = ("jit", "pmap", "shard_map", "sharded_jit")
+PARALLEL_SCOPE = (
+    "partitioned=True only changes how a sharded call reaches the host: this row is "
+    "measured under jit and the transforms of several devices; the unordered row has the rest"
+)
+DOCS = {
+    "debug.callback/unordered": "jax.debug.callback: observes values; returns nothing.",
+    "debug.callback/ordered": "jax.debug.callback(ordered=True): observations keep program order.",
+    "debug.callback/partitioned": (
+        "jax.debug.callback(partitioned=True): under a sharded jit, one call per shard."
+    ),
+    "debug.print/ordered": (
+        "jax.debug.print(fmt, ordered=True): formatted text on stdout, in program order."
+    ),
+    "debug.print/unordered": (
+        "jax.debug.print(fmt): formatted text on stdout; the default, unordered."
+    ),
+    "debug.print/partitioned": (
+        "jax.debug.print(fmt, partitioned=True): one line per shard under a sharded jit."
+    ),
+    "debug.log/unordered": "jax.debug.log(fmt): the same text as an INFO record of JAX's logger.",
+}
+
+
+def _row(
+    vid: str,
+    label: str,
+    order: int,
+    implementations: Mapping[str, Callable[..., Any]],
+    modules: Mapping[str, Any],
+    unsupported: Mapping[str, str],
+    probe: ProbeSpec,
+    missing: str | None = None,
+    parallel: bool = False,
+    bare: Mapping[str, Callable[..., Any]] | None = None,
+) -> VariantSpec:
+    """One row; ``missing``: why the installed JAX has nothing to measure (every computation
+    of ``modules`` is then unsupported with that reason)."""
+    spec: VariantSpec = {
+        "id": vid,
+        "mechanism": vid.split("/")[0],
+        "label": label,
+        "doc": DOCS[vid],
+        "package": "jaxcb_debug",
+        "order": order,
+        "implementations": {} if missing else implementations,
+        "modules": modules,
+        "unsupported": dict(unsupported)
+        | ({} if missing is None else dict.fromkeys(modules, missing)),
+        "probe": probe,
+    }
+    if parallel:
+        spec["transforms"], spec["scope"] = PARALLEL, PARALLEL_SCOPE
+    if bare is not None:
+        spec["bare"] = bare
+    return spec
+
+
+def variants() -> list[VariantSpec]:
     modules = {n: importlib.import_module(f"jaxcb_debug.{n}") for n in OBSERVERS + EFFECTS}
-    out: list[dict[str, Any]] = []
-    for i, ordered in enumerate((False, True)):
-        key = "ordered" if ordered else "unordered"
-        out.append(
-            {
-                "id": f"debug.callback/{key}",
-                "mechanism": "debug.callback",
-                "label": f"debug.callback, {key}",
-                "doc": (
-                    "jax.debug.callback(ordered=True): observations keep program order."
-                    if ordered
-                    else "jax.debug.callback: observes values; returns nothing."
-                ),
-                "package": "jaxcb_debug",
-                "order": 60 + i,
-                "implementations": {
-                    n: functools.partial(getattr(m, n), ordered=ordered) for n, m in modules.items()
-                },
-                "modules": modules,
-                "unsupported": dict(UNSUPPORTED),
-                "probe": dict.fromkeys(modules, ("on_host",)),
-                "bare": {"send": _bare_send, "noop": _bare_noop},
-            }
-        )
-    # Under the transforms of several devices only: elsewhere `partitioned` changes nothing.
-    parallel = ("jit", "pmap", "shard_map", "sharded_jit")
-    scope = (
-        "partitioned=True only changes how a sharded call reaches the host: this row is "
-        "measured under jit and the transforms of several devices; the unordered row has the rest"
-    )
-    out.append(
-        {
-            "id": "debug.callback/partitioned",
-            "mechanism": "debug.callback",
-            "label": "debug.callback, partitioned",
-            "doc": "jax.debug.callback(partitioned=True): under a sharded jit, one call per shard.",
-            "package": "jaxcb_debug",
-            "order": 62,
-            "implementations": {
-                n: functools.partial(getattr(m, n), ordered=False, partitioned=True)
-                for n, m in modules.items()
-            },
-            "modules": modules,
-            "unsupported": dict(UNSUPPORTED),
-            "probe": dict.fromkeys(modules, ("on_host",)),
-            "transforms": parallel,
-            "scope": scope,
-        }
-    )
-    if not _has_partitioned():  # JAX 0.4.30
-        out[-1]["implementations"] = {}
-        out[-1]["unsupported"] = dict(UNSUPPORTED) | dict.fromkeys(
-            modules, f"jax.debug.callback has no partitioned= in JAX {jax.__version__}"
-        )
     printing = {n: modules[n] for n in EFFECTS}
-    rows = (
-        ("debug.print/ordered", "debug.print, ordered", 70, "print", {"ordered": True}, None),
-        ("debug.print/unordered", "debug.print, unordered", 71, "print", {"ordered": False}, None),
-        (
+    version = jax.__version__
+    no_partitioned = (
+        None if _has_partitioned() else f"jax.debug.callback has no partitioned= in JAX {version}"
+    )
+    no_print_partitioned = (
+        None if _has_partitioned() else f"jax.debug.print has no partitioned= in JAX {version}"
+    )
+    no_log = None if hasattr(jax.debug, "log") else f"jax.debug.log is not in JAX {version}"
+
+    def observers(**options: Any) -> dict[str, Callable[..., Any]]:
+        return {n: functools.partial(getattr(m, n), **options) for n, m in modules.items()}
+
+    def printers(form: str, **options: Any) -> dict[str, Callable[..., Any]]:
+        return {
+            n: functools.partial(getattr(m, f"{n}_{form}"), **options) for n, m in printing.items()
+        }
+
+    host = dict.fromkeys(modules, ("on_host",))
+    bare: dict[str, Callable[..., Any]] = {"send": _bare_send, "noop": _bare_noop}
+    printed, logged = PrintedSteps(printing), LoggedSteps(printing)
+    return [
+        _row(
+            "debug.callback/unordered",
+            "debug.callback, unordered",
+            60,
+            observers(ordered=False),
+            modules,
+            UNSUPPORTED,
+            host,
+            bare=bare,
+        ),
+        _row(
+            "debug.callback/ordered",
+            "debug.callback, ordered",
+            61,
+            observers(ordered=True),
+            modules,
+            UNSUPPORTED,
+            host,
+            bare=bare,
+        ),
+        _row(
+            "debug.callback/partitioned",
+            "debug.callback, partitioned",
+            62,
+            observers(ordered=False, partitioned=True),
+            modules,
+            UNSUPPORTED,
+            host,
+            missing=no_partitioned,
+            parallel=True,
+        ),
+        _row(
+            "debug.print/ordered",
+            "debug.print, ordered",
+            70,
+            printers("print", ordered=True),
+            printing,
+            PRINT_UNSUPPORTED,
+            printed,
+        ),
+        _row(
+            "debug.print/unordered",
+            "debug.print, unordered",
+            71,
+            printers("print", ordered=False),
+            printing,
+            PRINT_UNSUPPORTED,
+            printed,
+        ),
+        _row(
             "debug.print/partitioned",
             "debug.print, partitioned",
             72,
-            "print",
-            {"ordered": False, "partitioned": True},
-            parallel,
+            printers("print", ordered=False, partitioned=True),
+            printing,
+            PRINT_UNSUPPORTED,
+            printed,
+            missing=no_print_partitioned,
+            parallel=True,
         ),
-        ("debug.log/unordered", "debug.log", 75, "log", {"ordered": False}, None),
-    )
-    docs = {
-        "debug.print/ordered": "jax.debug.print(fmt, ordered=True): formatted text on stdout, in program order.",
-        "debug.print/unordered": "jax.debug.print(fmt): formatted text on stdout; the default, unordered.",
-        "debug.print/partitioned": "jax.debug.print(fmt, partitioned=True): one line per shard under a sharded jit.",
-        "debug.log/unordered": "jax.debug.log(fmt): the same text as an INFO record of JAX's logger.",
-    }
-    for vid, label, order, form, options, transforms in rows:
-        has_log = hasattr(jax.debug, "log")
-        row: dict[str, Any] = {
-            "id": vid,
-            "mechanism": vid.split("/")[0],
-            "label": label,
-            "doc": docs[vid],
-            "package": "jaxcb_debug",
-            "order": order,
-            "implementations": {
-                n: functools.partial(getattr(m, f"{n}_{form}"), **options)
-                for n, m in printing.items()
-            },
-            "modules": printing,
-            "unsupported": dict(PRINT_UNSUPPORTED),
-            "probe": LoggedSteps(printing) if form == "log" else PrintedSteps(printing),
-        }
-        if transforms is not None:
-            row["transforms"] = transforms
-            row["scope"] = scope
-        if form == "log" and not has_log:
-            row["implementations"] = {}
-            row["unsupported"] |= dict.fromkeys(
-                printing, f"jax.debug.log is not in JAX {jax.__version__}"
-            )
-        if options.get("partitioned") and not _has_partitioned():
-            row["implementations"] = {}
-            row["unsupported"] |= dict.fromkeys(
-                printing, f"jax.debug.print has no partitioned= in JAX {jax.__version__}"
-            )
-        out.append(row)
-    return out
+        _row(
+            "debug.log/unordered",
+            "debug.log",
+            75,
+            printers("log", ordered=False),
+            printing,
+            PRINT_UNSUPPORTED,
+            logged,
+            missing=no_log,
+        ),
+    ]

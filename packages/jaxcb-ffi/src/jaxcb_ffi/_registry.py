@@ -9,10 +9,14 @@ Where the installed JAX has no `jax.ffi`, both rows say so for every computation
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ._library import missing_ffi
 from ._probe import KernelProbe
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 EFFECTS = ("log_steps", "host_draw", "progress")
@@ -43,32 +47,38 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"jaxcb_ffi.{name}")
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     reason = missing_ffi()
     names = PURE + EFFECTS
+    modules = {} if reason is not None else {n: _module(n) for n in PURE}
 
-    def row(key: str, label: str, order: int) -> dict[str, Any]:
-        return {
+    def row(
+        key: str, label: str, order: int, implementations: Mapping[str, Callable[..., Any]]
+    ) -> VariantSpec:
+        spec: VariantSpec = {
             "id": f"ffi_call/{key}",
             "mechanism": "ffi_call",
             "label": label,
             "doc": DOC[key],
             "package": "jaxcb_ffi",
             "order": order,
-            "implementations": {},
-            "modules": {},
+            "implementations": implementations,
+            "modules": modules,
             "unsupported": dict.fromkeys(names, reason) if reason else dict(UNSUPPORTED),
             "probe": PROBE,
         }
+        if modules:
+            spec["bare"] = {"noop": _module("_noop").noop}
+        return spec
 
-    rows = [row("default", "ffi_call", 55), row("no_rule", "ffi_call, no rule", 56)]
     if reason is not None:  # JAX without jax.ffi: nothing here can run
-        return rows
-    modules = {n: _module(n) for n in PURE}
-    noop = _module("_noop").noop
-    rows[0]["implementations"] = {n: getattr(modules[n], n) for n in PURE}
-    rows[1]["implementations"] = {n: getattr(modules[n], f"{n}_callback") for n in PURE}
-    for r in rows:
-        r["modules"] = modules
-        r["bare"] = {"noop": noop}
-    return rows
+        return [row("default", "ffi_call", 55, {}), row("no_rule", "ffi_call, no rule", 56, {})]
+    return [
+        row("default", "ffi_call", 55, {n: getattr(modules[n], n) for n in PURE}),
+        row(
+            "no_rule",
+            "ffi_call, no rule",
+            56,
+            {n: getattr(modules[n], f"{n}_callback") for n in PURE},
+        ),
+    ]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax
 import numpy as np
 from jax.experimental import io_callback
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 NAMES = (
     "sin_scale",
@@ -35,9 +38,9 @@ def _bare_noop(x: Any) -> Any:
     return io_callback(np.asarray, jax.ShapeDtypeStruct(x.shape, x.dtype), x, ordered=False)
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     modules = {n: importlib.import_module(f"jaxcb_io.{n}") for n in NAMES}
-    out = []
+    out: list[VariantSpec] = []
     for i, ordered in enumerate((False, True)):
         key = "ordered" if ordered else "unordered"
         out.append(

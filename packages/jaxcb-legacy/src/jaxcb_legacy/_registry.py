@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 NOT_A_VALUE = "id_tap returns its argument unchanged: it observes values, it cannot compute one"
@@ -24,7 +27,7 @@ def _has_host_callback() -> bool:
     return True
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     if not _has_host_callback():
         return []
     mods = {
@@ -39,7 +42,7 @@ def variants() -> list[dict[str, Any]]:
         order: int,
         impls: dict[str, Any],
         unsupported: dict[str, str],
-    ) -> dict[str, Any]:
+    ) -> VariantSpec:
         return {
             "id": id_,
             "mechanism": id_.split("/")[0],

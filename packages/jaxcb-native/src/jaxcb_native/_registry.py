@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 UNSUPPORTED = {
@@ -13,7 +16,7 @@ UNSUPPORTED = {
 }
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     modules = {n: importlib.import_module(f"jaxcb_native.{n}") for n in PURE}
     return [
         {

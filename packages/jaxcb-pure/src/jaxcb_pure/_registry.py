@@ -9,11 +9,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import jax
 import numpy as np
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 COUNTER_EXAMPLES = ("log_steps", "host_draw")
@@ -99,27 +102,34 @@ def _with_sharding(fn: Any, sharding: Any) -> Any:
     return call
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantSpec]:
     modules = {n: _module(n) for n in PURE + COUNTER_EXAMPLES}
-    base = {
-        "mechanism": "pure_callback",
-        "package": "jaxcb_pure",
-        "modules": modules,
-        "probe": HOST_FUNCTIONS,
-        "bare": {"call": _bare_call, "noop": _bare_noop},
-    }
 
-    def row(key: str, label: str, order: int, impls: dict[str, Any]) -> dict[str, Any]:
-        unsupported = dict(UNSUPPORTED)
-        return {
-            **base,
+    def row(
+        key: str,
+        label: str,
+        order: int,
+        impls: Mapping[str, Callable[..., Any]],
+        unsupported: dict[str, str] = UNSUPPORTED,
+        transforms: Sequence[str] | None = None,
+        scope: str = "",
+    ) -> VariantSpec:
+        spec: VariantSpec = {
             "id": f"pure_callback/{key}",
+            "mechanism": "pure_callback",
             "label": label,
             "doc": DOC[key],
+            "package": "jaxcb_pure",
             "order": order,
             "implementations": impls,
-            "unsupported": unsupported,
+            "modules": modules,
+            "unsupported": dict(unsupported),
+            "probe": HOST_FUNCTIONS,
+            "bare": {"call": _bare_call, "noop": _bare_noop},
         }
+        if transforms is not None:
+            spec["transforms"], spec["scope"] = tuple(transforms), scope
+        return spec
 
     def public(name: str) -> Any:
         return getattr(modules[name], name)
@@ -135,34 +145,40 @@ def variants() -> list[dict[str, Any]]:
                 **{n: public(n) for n in COUNTER_EXAMPLES},
             },
         ),
+        # pure_callback(sharding=...): the device the call is made from, under the transforms
+        # where an input is on several devices (and jit, for reference).
+        row(
+            "sharding",
+            "pure_callback, sharding=device 0",
+            29,
+            {n: _with_sharding(getattr(modules[n], f"{n}_callback"), _first_device) for n in PURE},
+            unsupported=UNSUPPORTED
+            | dict.fromkeys(
+                COUNTER_EXAMPLES, "the sharding= row measures the pure computations only"
+            ),
+            transforms=("jit", "sharded_jit", "shard_map"),
+            scope=(
+                "sharding= only says which device makes the host call: this row is measured under "
+                "jit and the transforms of several devices; the no-rule row has the rest"
+            ),
+        ),
     ]
-    # pure_callback(sharding=...): the device the call is made from, under the transforms
-    # where an input is on several devices (and jit, for reference).
-    sharded = row(
-        "sharding",
-        "pure_callback, sharding=device 0",
-        29,
-        {n: _with_sharding(getattr(modules[n], f"{n}_callback"), _first_device) for n in PURE},
-    )
-    sharded["transforms"] = ("jit", "sharded_jit", "shard_map")
-    sharded["scope"] = (
-        "sharding= only says which device makes the host call: this row is measured under "
-        "jit and the transforms of several devices; the no-rule row has the rest"
-    )
-    sharded["unsupported"] |= dict.fromkeys(
-        COUNTER_EXAMPLES, "the sharding= row measures the pure computations only"
-    )
-    out.append(sharded)
     for i, method in enumerate(VMAP_METHODS):
         key = method or "none"
         impls = {
             n: functools.partial(public(n), vmap_method=method) for n in PURE + COUNTER_EXAMPLES
         }
-        variant = row(key, f"pure_callback, {key}", 22 + i, impls)
-        variant["transforms"] = BATCHING
-        variant["scope"] = (
-            "vmap_method only decides how a batched call reaches the host: this row is "
-            "measured under the transforms that batch; the pure_callback row has the rest"
+        out.append(
+            row(
+                key,
+                f"pure_callback, {key}",
+                22 + i,
+                impls,
+                transforms=BATCHING,
+                scope=(
+                    "vmap_method only decides how a batched call reaches the host: this row is "
+                    "measured under the transforms that batch; the pure_callback row has the rest"
+                ),
+            )
         )
-        out.append(variant)
     return out
