@@ -16,6 +16,15 @@ from console import errors as _errors
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _translated(rel: str) -> bool:
+    """Whether the Chinese page at ``zh/<rel>`` has a source of its own (``page.zh.md``)."""
+    page = rel.removeprefix("zh/").removesuffix("/") or "index"
+    return (DOCS / f"{page}.zh.md").exists() or (DOCS / page / "index.zh.md").exists()
+
+
 def _pages(site: Path) -> list[str]:
     """Every page of the built site, as a path relative to its root (of the Chinese site,
     the pages that have a translation)."""
@@ -24,9 +33,9 @@ def _pages(site: Path) -> list[str]:
         rel = index.parent.relative_to(site).as_posix()
         if rel.startswith(("assets", "search")):
             continue
-        # the Chinese site: its own pages (the learning path); the rest are the English pages
-        # again under /zh/, which the English pass covers
-        if rel.startswith("zh/") and not rel.startswith("zh/learn"):
+        # the Chinese site: its own pages; the rest are the English pages again under /zh/,
+        # which the English pass covers
+        if rel.startswith("zh/") and not _translated(rel):
             continue
         out.append("" if rel == "." else rel + "/")
     return out

@@ -170,3 +170,21 @@ def test_contributing_guide_is_on_the_site_and_the_harness_api_is_not_a_reader_p
     assert rendered == ["contributing/api/core", "zh/contributing/api/core"]
     reader_api = (site / "api" / "index.html").read_text(encoding="utf-8")
     assert "../contributing/api/core/" in reader_api
+
+
+TRANSLATIONS = sorted((ROOT / "docs").rglob("*.zh.md"))
+DIRECTIVE = re.compile(r"^<!-- jaxcb:.*-->$", re.M)
+ANCHOR = re.compile(r"\{ #([\w-]+) \}")
+
+
+@pytest.mark.parametrize("zh", TRANSLATIONS, ids=[p.name for p in TRANSLATIONS])
+def test_a_translation_keeps_its_pages_directives_and_anchors(zh: Path) -> None:
+    """A Chinese page shows the same generated code, tables and checked facts as its English
+    page (the same directive lines, in the same order), and answers every link to a section
+    of it (each explicit anchor of the English page)."""
+    en = zh.with_name(zh.name.removesuffix(".zh.md") + ".md")
+    assert en.is_file(), f"{zh.relative_to(ROOT)} translates no English page"
+    en_text, zh_text = en.read_text(encoding="utf-8"), zh.read_text(encoding="utf-8")
+    assert DIRECTIVE.findall(zh_text) == DIRECTIVE.findall(en_text), zh.name
+    missing = set(ANCHOR.findall(en_text)) - set(ANCHOR.findall(zh_text))
+    assert not missing, f"{zh.name} lacks the anchors {sorted(missing)}"
