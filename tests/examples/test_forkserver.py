@@ -4,6 +4,7 @@ forked by ``tests/forkserver.py``) behaves as ``python -P script.py`` would."""
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 import textwrap
@@ -127,3 +128,50 @@ def test_a_timeout_kills_the_script_and_what_it_started(tmp_path: Path) -> None:
 def test_the_interpreter_is_this_one() -> None:
     ran = run_python(["-c", "import sys; print(sys.executable)"], Path.cwd(), 60)
     assert ran.stdout == f"{sys.executable}\n"
+
+
+def test_requests_that_arrive_together_all_run(tmp_path: Path) -> None:
+    """Several requests in one write (the test sessions send from several threads) each
+    start a child and get an answer: none waits unseen behind another."""
+    import json
+
+    from reader import FORKSERVER, fresh_env
+
+    lines = "".join(
+        json.dumps(
+            {
+                "id": i,
+                "argv": ["-c", f"print({i})"],
+                "cwd": str(tmp_path),
+                "stdout": str(tmp_path / f"out{i}"),
+                "stderr": str(tmp_path / f"err{i}"),
+                "timeout": 60,
+            }
+        )
+        + "\n"
+        for i in range(3)
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-P", str(FORKSERVER)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=fresh_env(),
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    try:
+        server.stdin.write(lines)  # one write; the input stays open, as in a test session
+        server.stdin.flush()
+        got, deadline = b"", time.monotonic() + 60
+        while got.count(b"\n") < 3 and time.monotonic() < deadline:
+            ready, _, _ = select.select([server.stdout], [], [], 1)
+            if ready:
+                got += os.read(server.stdout.fileno(), 1 << 16)
+        answers = [json.loads(line)["id"] for line in got.splitlines()]
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+        server.stdout.close()
+    assert sorted(answers) == [0, 1, 2]
+    assert [(tmp_path / f"out{i}").read_text() for i in range(3)] == ["0\n", "1\n", "2\n"]
