@@ -67,6 +67,9 @@ class Subject:
     jit: bool = True  # False: plain Python on NumPy arrays (the floor)
     checked: bool = True  # False: the result is not the computation's
     blas_default: bool = False
+    #: what each timed call does with the jitted function's result on the host (checkify's
+    #: ``err.throw()``), returning the computation's result; part of the timed call
+    finish: Callable[[Any], Any] | None = None
 
     def meta(self) -> dict[str, Any]:
         keys = ("id", "label", "role", "mechanism", "form", "doc", "order", "of")

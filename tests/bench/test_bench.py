@@ -20,6 +20,9 @@ Suites (the ``suite`` field of the data):
 - ``grad``: ``jax.grad`` of the sum through the derivative rules, against native.
 - ``eager``: every variant called without ``jax.jit`` (as a user calls it at the prompt),
   beside the same call jitted: what an eager call costs, and whether it recompiles.
+- ``tools``: other projects' tools and JAX's own beside this site's recipes
+  (``tools.py``): a progress bar's cost per step in a scan (jax-tqdm, the progress recipe),
+  and what a check that passes costs (``checkify``, equinox's ``error_if``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import subjects as cols
+import tools
 from seeds import SEEDS
 
 from jaxcb_core import catalog, references
@@ -107,7 +111,8 @@ def timed_call(
         f = jax.jit(lambda *a: built(*a))
 
         def call() -> Any:
-            return jax.block_until_ready(f(*dev_args))
+            out = jax.block_until_ready(f(*dev_args))
+            return out if subject.finish is None else subject.finish(out)
 
         try:
             call()  # compiles
@@ -386,3 +391,24 @@ def test_eager(measure: Any, name: str, n: int, subject: cols.Subject, block: in
         subject = subject.map(close)
         args = dyn
     _run(measure, subject, args, suite="eager", computation=name, n=n, block=block)
+
+
+# ------------------------------------------------------------------------------- tools
+
+
+def _tools_cases() -> list[Any]:
+    cases = []
+    for name, sizes in tools.SIZES.items():
+        subjects = tools.subjects(name)
+        for n in sizes:
+            cases += _params((name, n), subjects, f"{name}-{n}")
+    return cases
+
+
+@pytest.mark.parametrize(("name", "n", "subject", "block"), _tools_cases())
+def test_tools(measure: Any, name: str, n: int, subject: cols.Subject, block: int) -> None:
+    args = tools.inputs(name, n)
+    expected = tools.expected(name, args) if block == 0 else None
+    _run(
+        measure, subject, args, suite="tools", computation=name, n=n, block=block, expected=expected
+    )

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from jaxcb_core import bench
-from jaxcb_core.schema import SUITES, BenchFile, load_bench
+from jaxcb_core.schema import LATER_SUITES, SUITES, BenchFile, load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "data" / "bench"
@@ -30,7 +30,9 @@ def file(request: pytest.FixtureRequest) -> BenchFile:
 
 
 def test_schema(file: BenchFile) -> None:
-    assert {r.suite for r in file.results} == set(SUITES)
+    """Every suite, but those added after the file was measured."""
+    suites = {r.suite for r in file.results}
+    assert set(SUITES) - set(LATER_SUITES) <= suites <= set(SUITES)
     assert file.environment.process_count == 1
 
 
@@ -42,6 +44,9 @@ def test_content(file: BenchFile) -> None:
     # floor and the native no-op are references)
     mechanisms = {v.id: v.mechanism for v in file.variants}
     hostless = {v.id for v in file.variants if v.mechanism in ("numpy", "native")}
+    # a check that passes runs nothing on the host (checkify has no host side; error_if
+    # calls the host only when its check fails)
+    hostless |= {v.id for v in file.variants if v.form in ("checkify", "error_if")}
     for r in file.results:
         if r.suite == "calls":
             assert ("calls", r.computation, "floor/numpy", r.n) in by, r
@@ -59,6 +64,23 @@ def test_content(file: BenchFile) -> None:
     for v in file.variants:
         if v.role == "pattern" and ("calls", "sin_scale", v.id, 1) in by:
             assert by[("calls", "sin_scale", v.id, 1)].host_calls == 1, v.id
+
+
+def test_tools_report_as_asked(file: BenchFile) -> None:
+    """In the tools suite's scan, the recipe reported every EVERY steps and jax-tqdm opened
+    its bar once and updated it as often: the columns compare the same number of reports."""
+    from subjects import EVERY, STEPS
+
+    forms = {v.id: v.form for v in file.variants}
+    calls = {
+        forms[r.variant]: r.host_calls
+        for r in file.results
+        if r.suite == "tools" and r.computation == "progress"
+    }
+    if not calls:
+        pytest.skip(f"{file.device} predates the tools suite")
+    assert calls.get("recipe") == STEPS // EVERY
+    assert calls.get("jax-tqdm", 1 + STEPS // EVERY) == 1 + STEPS // EVERY
 
 
 def test_stored_targets_are_the_analysis(file: BenchFile) -> None:

@@ -27,6 +27,8 @@ NOT_MEASURED = (
     "`tests/bench/run_gpu.sh`, which imports the packages from source) writes "
     "`docs/data/bench/gpu-<device kind>.json`; committed, it fills this tab."
 )
+#: the same, for a reader's page (no commands, no file names)
+NOT_MEASURED_READER = "**Not measured**: no GPU has run these benchmarks yet."
 NO_DATA = (
     '!!! warning "No benchmark data"\n\n'
     "    `docs/data/bench/` holds no data file yet. Run `tox -e bench` and commit the "
@@ -108,12 +110,12 @@ def devices() -> list[Device]:
     return [Device(f) for f in data.bench_files()]
 
 
-def per_device(fn: Callable[[Device], str]) -> str:
+def per_device(fn: Callable[[Device], str], missing_gpu: str = NOT_MEASURED) -> str:
     """One tab per device file (a GPU tab that says it is not measured, where none is)."""
     devs = devices()
     blocks = [(d.title if len(devs) > 1 else d.kind, fn(d)) for d in devs]
     if not any(d.kind == "GPU" for d in devs):
-        blocks.append(("GPU", NOT_MEASURED))
+        blocks.append(("GPU", missing_gpu))
     return tabs(blocks)
 
 
@@ -679,6 +681,69 @@ def sec_every_cpu() -> str:
     )
 
 
+PREDATES_TOOLS = "Not measured on this machine: its benchmarks ran before these were added."
+
+
+def _progress_bars(d: Device) -> str:
+    if "progress" not in d.computations("tools"):
+        return PREDATES_TOOLS
+    (steps,) = d.sizes("tools", "progress")
+    native = next(v for v in d.columns("tools", "progress") if d.variants[v].role == "native")
+    base = d.t("tools", "progress", native, steps)
+    assert base is not None
+    rows = []
+    for v in d.columns("tools", "progress"):
+        r = d.get("tools", "progress", v, steps)
+        if r is None:
+            continue
+        added = "–" if v == native else fmt_time(max(r.median_s - base, 0.0) / steps)
+        calls = "–" if r.host_calls is None else f"{r.host_calls:,}"
+        rows.append([d.label(v), calls, cell(r), added])
+    return (
+        f"A `lax.scan` of {steps:,} steps, one jitted call, with a progress report in its "
+        "body; “added per step” is the loop's time minus the same loop with no report, "
+        f"divided by its {steps:,} steps.\n\n"
+        + table(["column", "host calls per loop", "time per loop", "added per step"], rows)
+    )
+
+
+def sec_progress_bars() -> str:
+    """The progress recipe beside jax-tqdm: what a report costs per step of a jitted scan."""
+    return per_device(_progress_bars, NOT_MEASURED_READER)
+
+
+def _checks(d: Device) -> str:
+    if "checked_sqrt" not in d.computations("tools"):
+        return PREDATES_TOOLS
+    sizes = d.sizes("tools", "checked_sqrt")
+    columns = d.columns("tools", "checked_sqrt")
+    native = next(v for v in columns if d.variants[v].role == "native")
+    rows = []
+    for v in columns:
+        row = [d.label(v)]
+        for n in sizes:
+            r, base = d.get("tools", "checked_sqrt", v, n), d.t("tools", "checked_sqrt", native, n)
+            row.append(cell(r))
+            if v != native:
+                ok = r is not None and base is not None
+                row.append(fmt_ratio(r.median_s / base) if ok else "–")  # type: ignore[union-attr]
+            else:
+                row.append("–")
+        rows.append(row)
+    head = ["column"]
+    for n in sizes:
+        head += [f"time, n = {fmt_count(n)}", f"÷ no check, n = {fmt_count(n)}"]
+    return (
+        "`jnp.sqrt(x)` under `jax.jit` after a check that `x` is not negative, on float32 "
+        "inputs that pass it:\n\n" + table(head, rows)
+    )
+
+
+def sec_checks() -> str:
+    """checkify and equinox's error_if: what a check that passes costs at run time."""
+    return per_device(_checks, NOT_MEASURED_READER)
+
+
 SECTIONS: dict[str, Callable[[], str]] = {
     "every-cpu": sec_every_cpu,
     "pick": sec_pick,
@@ -693,6 +758,8 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "grad": sec_grad,
     "seeds": sec_seeds,
     "eager": sec_eager,
+    "progress-bars": sec_progress_bars,
+    "checks": sec_checks,
 }
 
 

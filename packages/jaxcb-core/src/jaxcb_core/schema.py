@@ -38,6 +38,7 @@ from pydantic import (
 
 __all__ = [
     "BENCH_SCHEMA",
+    "LATER_SUITES",
     "MATRIX_SCHEMA",
     "ROLES",
     "STATUSES",
@@ -91,9 +92,11 @@ BENCH_SCHEMA = 2
 STATUSES = ("ok", "wrong", "error", "n/a")
 VERDICTS = ("exact", "none", "missing", "duplicated", "reordered")
 KINDS = ("pure", "effect", "impure")
-SUITES = ("calls", "vmap", "loops", "grad", "eager")
+SUITES = ("calls", "vmap", "loops", "grad", "eager", "tools")
+#: suites added after files were committed: an earlier file lacks them (a new run has all)
+LATER_SUITES = ("tools",)
 QUIET_LOAD = 1.5  # a benchmark file measured above this 1-minute load is marked "not quiet"
-ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference")
+ROLES = ("floor", "native", "pattern", "minimal", "seed", "reference", "tool")
 
 Status = Literal["ok", "wrong", "error", "n/a"]
 Count = Annotated[int, Field(ge=0)]
@@ -444,13 +447,14 @@ class BenchVariant(Record):
     ``role`` says what it is (see ``ROLES``); ``form`` how it was made (``pattern``: a
     registry variant; ``numpy``/``into``: the floor, allocating or writing into a
     preallocated array; ``call``/``send``/``noop``: a mechanism's bare forms;
-    ``blas-default``, ``unbatched``, ``stacked``, ``noop-per-step``: references; ``seed``);
-    ``of`` the column it is a form of.
+    ``blas-default``, ``unbatched``, ``stacked``, ``noop-per-step``: references; ``seed``;
+    another project's tool or JAX's own, beside a recipe of this site: ``recipe``,
+    ``jax-tqdm``, ``checkify``, ``error_if``); ``of`` the column it is a form of.
     """
 
     id: str
     label: str
-    role: Literal["floor", "native", "pattern", "minimal", "seed", "reference"]
+    role: Literal["floor", "native", "pattern", "minimal", "seed", "reference", "tool"]
     mechanism: str
     form: str
     doc: str
@@ -476,7 +480,7 @@ class HarnessCheck(Record):
 class BenchResult(Record):
     """Summary statistics of one case (never the raw rounds)."""
 
-    suite: Literal["calls", "vmap", "loops", "grad", "eager"]
+    suite: Literal["calls", "vmap", "loops", "grad", "eager", "tools"]
     computation: str
     variant: str
     n: Annotated[int, Field(ge=1)]
