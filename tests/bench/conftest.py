@@ -365,7 +365,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     results = sorted(
         _summaries(state["raw"]), key=lambda r: (SUITES.index(r["suite"]), r["computation"], r["n"])
     )
-    variants = {e["variant"]["id"]: e["variant"] for e in state["raw"].values()}
+    variants: dict[str, dict[str, Any]] = {}
+    described_twice = []
+    for e in state["raw"].values():
+        seen = variants.setdefault(e["variant"]["id"], e["variant"])
+        if seen != e["variant"]:  # one id, one column: the file keeps one description of it
+            described_twice.append(f"column {seen['id']!r} is described two ways in this run")
     medians = {(r["suite"], r["computation"], r["variant"], r["n"]): r["median_s"] for r in results}
     checks = [
         {
@@ -386,7 +391,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "results": results,
         "checks": checks,
     }
-    errors = validate_bench(doc)
+    errors = sorted(set(described_twice)) + validate_bench(doc)
     if not errors:  # the targets, measured in this run, go into the file beside the results
         from jaxcb_core.bench import Device, targets
         from jaxcb_core.schema import BenchFile

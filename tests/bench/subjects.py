@@ -389,8 +389,10 @@ def loop_subjects() -> list[tuple[str, Subject]]:
         (
             "log_steps",
             Subject(
-                id="native/jax",
-                label="native jax.numpy",
+                # not native/jax: that id is the native row of the registries, described
+                # as the computation itself (a file keeps one description per column)
+                id="native/scan",
+                label="native lax.scan",
                 role="native",
                 mechanism="native",
                 form="scan",

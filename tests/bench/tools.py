@@ -150,12 +150,15 @@ def _subjects(name: str) -> list[Subject]:
     if name == "progress":
         return [
             Subject(
-                id="native/jax",
-                label="native jax.numpy",
+                id="native/scan-indexed",
+                label="native lax.scan, no report",
                 role="native",
                 mechanism="native",
                 form="scan",
-                doc="The same lax.scan with nothing sent to the host.",
+                doc=(
+                    "The same lax.scan over the step indices (as jax-tqdm needs them), with "
+                    "nothing sent to the host."
+                ),
                 build=lambda t: _scan_native,
                 order=10,
                 host=False,

@@ -110,10 +110,18 @@ def devices() -> list[Device]:
     return [Device(f) for f in data.bench_files()]
 
 
-def per_device(fn: Callable[[Device], str], missing_gpu: str = NOT_MEASURED) -> str:
-    """One tab per device file (a GPU tab that says it is not measured, where none is)."""
-    devs = devices()
-    blocks = [(d.title if len(devs) > 1 else d.kind, fn(d)) for d in devs]
+def per_device(
+    fn: Callable[[Device], str],
+    missing_gpu: str = NOT_MEASURED,
+    measured: Callable[[Device], bool] | None = None,
+) -> str:
+    """One tab per device file (a GPU tab that says it is not measured, where none is);
+    with ``measured``, only the files it accepts (those that ran a later suite, say)."""
+    devs = [d for d in devices() if measured is None or measured(d)]
+    if not devs:
+        return "Not measured yet: no benchmark run on any machine has measured this."
+    titled = measured is not None or len(devs) > 1  # a reader's page names the processor
+    blocks = [(d.title if titled else d.kind, fn(d)) for d in devs]
     if not any(d.kind == "GPU" for d in devs):
         blocks.append(("GPU", missing_gpu))
     return tabs(blocks)
@@ -681,12 +689,20 @@ def sec_every_cpu() -> str:
     )
 
 
-PREDATES_TOOLS = "Not measured on this machine: its benchmarks ran before these were added."
+def _measured_on(d: Device) -> str:
+    e = d.env
+    return (
+        f"Measured with JAX {e.jax} on {e.processor} ({e.device_count} {d.kind} device, "
+        f"{e.process_count} process), {e.date}."
+    )
+
+
+def _tools(comp: str) -> Callable[[Device], bool]:
+    """Whether a file measured ``comp`` in the tools suite (files from before it did not)."""
+    return lambda d: comp in d.computations("tools")
 
 
 def _progress_bars(d: Device) -> str:
-    if "progress" not in d.computations("tools"):
-        return PREDATES_TOOLS
     (steps,) = d.sizes("tools", "progress")
     native = next(v for v in d.columns("tools", "progress") if d.variants[v].role == "native")
     base = d.t("tools", "progress", native, steps)
@@ -702,19 +718,17 @@ def _progress_bars(d: Device) -> str:
     return (
         f"A `lax.scan` of {steps:,} steps, one jitted call, with a progress report in its "
         "body; “added per step” is the loop's time minus the same loop with no report, "
-        f"divided by its {steps:,} steps.\n\n"
+        f"divided by its {steps:,} steps. {_measured_on(d)}\n\n"
         + table(["column", "host calls per loop", "time per loop", "added per step"], rows)
     )
 
 
 def sec_progress_bars() -> str:
     """The progress recipe beside jax-tqdm: what a report costs per step of a jitted scan."""
-    return per_device(_progress_bars, NOT_MEASURED_READER)
+    return per_device(_progress_bars, NOT_MEASURED_READER, _tools("progress"))
 
 
 def _checks(d: Device) -> str:
-    if "checked_sqrt" not in d.computations("tools"):
-        return PREDATES_TOOLS
     sizes = d.sizes("tools", "checked_sqrt")
     columns = d.columns("tools", "checked_sqrt")
     native = next(v for v in columns if d.variants[v].role == "native")
@@ -735,13 +749,13 @@ def _checks(d: Device) -> str:
         head += [f"time, n = {fmt_count(n)}", f"÷ no check, n = {fmt_count(n)}"]
     return (
         "`jnp.sqrt(x)` under `jax.jit` after a check that `x` is not negative, on float32 "
-        "inputs that pass it:\n\n" + table(head, rows)
+        f"inputs that pass it. {_measured_on(d)}\n\n" + table(head, rows)
     )
 
 
 def sec_checks() -> str:
     """checkify and equinox's error_if: what a check that passes costs at run time."""
-    return per_device(_checks, NOT_MEASURED_READER)
+    return per_device(_checks, NOT_MEASURED_READER, _tools("checked_sqrt"))
 
 
 SECTIONS: dict[str, Callable[[], str]] = {
