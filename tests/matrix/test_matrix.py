@@ -47,7 +47,8 @@ def measured(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], Cell]
         if getattr(item, "function", None) is test_cell
     ]
     workers = int(os.environ.get("JAXCB_MATRIX_WORKERS", pool.default_workers()))
-    cells = pool.run_cells(selected, workers=workers)
+    # the cells the committed file says kill their process start in their own interpreter
+    cells = pool.run_cells(selected, workers=workers, isolate=matrix.crashed(matrix.data_path()))
     if request.config.getoption("--update-matrix"):
         path = matrix.data_path()
         total = matrix.merge_and_write(path, cells)

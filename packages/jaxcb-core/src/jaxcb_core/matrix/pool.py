@@ -6,14 +6,16 @@ one temporary compilation cache (:func:`environment.share_compilations`): a prog
 another cell already compiled (the same XLA program, whatever variant built it) is loaded,
 not compiled again. Measured on the 0.12.0.1 matrix (2 workers): a third less CPU time,
 every cell the same. A case that aborts its
-process (JAX 0.4.30 has XLA check failures that do) breaks the pool: the groups that had
-not finished run again in a fresh pool; a group broken twice runs in one worker, then
-cell by cell, and the cell that still kills its worker runs once more in its own
-interpreter to capture XLA's fatal message as a ``process crash`` cell.
+process (JAX 0.4.30 has XLA check failures that do) breaks the pool. Only as many groups
+as there are workers are in flight at a time, so only those can have broken it: they run
+again in a fresh pool, with the groups not yet started; a group broken twice runs in one
+worker, then cell by cell, and the cell that still kills its worker runs once more in its
+own interpreter to capture XLA's fatal message as a ``process crash`` cell.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import multiprocessing
 import os
@@ -21,14 +23,21 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from .. import environment
 from ..schema import Cell
 
-__all__ = ["crash_cell", "default_workers", "run_cells", "run_group"]
+__all__ = ["crash_cell", "default_workers", "load_registries", "run_cells", "run_group"]
 
 Key = tuple[str, str, str]
 Task = tuple[str, str, tuple[str, ...]]
@@ -41,6 +50,19 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+#: variants of registries outside any installed package (``load_registries``): a test's rows
+_EXTRA: dict[str, Any] = {}
+
+
+def load_registries(specs: Sequence[str]) -> None:
+    """Add the variants of ``path/to/file.py:function`` registries to those this process runs
+    (a test's deliberately failing rows; :func:`jaxcb_core.mechanisms.from_file`)."""
+    from ..mechanisms import from_file
+
+    for spec in specs:
+        _EXTRA.update((v.id, v) for v in from_file(spec))
+
+
 def run_group(task: Task) -> list[Cell]:
     """Every listed transform of one variant × computation, in this process."""
     from ..catalog import by_name
@@ -49,14 +71,15 @@ def run_group(task: Task) -> list[Cell]:
     from .transforms import by_id as transform
 
     variant_id, comp_name, transform_ids = task
-    v, c = variant(variant_id), by_name(comp_name)
+    v, c = _EXTRA.get(variant_id) or variant(variant_id), by_name(comp_name)
     return [run_cell(v, c, transform(t)) for t in transform_ids]
 
 
-def _init_worker(devices: int, cache: str | None = None) -> None:
+def _init_worker(devices: int, cache: str | None = None, registries: Sequence[str] = ()) -> None:
     environment.use_cpu_devices(devices)
     if cache is not None:
         environment.share_compilations(cache)
+    load_registries(registries)
 
 
 def crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
@@ -84,13 +107,14 @@ def crash_cell(key: Key, returncode: int, stderr: str) -> Cell:
     )
 
 
-def _run_isolated(key: Key, devices: int) -> Cell:
+def _run_isolated(key: Key, devices: int, registries: Sequence[str] = ()) -> Cell:
     """One cell in a fresh interpreter, so that a hard crash becomes a recorded result."""
     code = (
         "import json, sys\n"
         "from jaxcb_core import environment\n"
         f"environment.use_cpu_devices({devices})\n"
         "from jaxcb_core.matrix import pool\n"
+        f"pool.load_registries({list(registries)!r})\n"
         f"cell = pool.run_group(({key[0]!r}, {key[1]!r}, ({key[2]!r},)))[0]\n"
         f"sys.stdout.write('\\n{_MARK}' + json.dumps(cell.to_json()) + '\\n')\n"
     )
@@ -104,7 +128,11 @@ def _run_isolated(key: Key, devices: int) -> Cell:
 
 
 def _rerun_broken(
-    tasks: list[Task], devices: int, done: Callable[[list[Cell]], None], cache: str | None = None
+    tasks: list[Task],
+    devices: int,
+    done: Callable[[list[Cell]], None],
+    cache: str | None = None,
+    registries: Sequence[str] = (),
 ) -> None:
     """The groups of a broken pool again, one at a time in one worker; cell by cell
     for a group that breaks it again, in its own interpreter for the cell that does."""
@@ -115,7 +143,7 @@ def _rerun_broken(
         nonlocal pool
         if pool is None:
             pool = ProcessPoolExecutor(
-                1, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache)
+                1, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache, registries)
             )
         try:
             return pool.submit(run_group, task).result()
@@ -126,14 +154,14 @@ def _rerun_broken(
 
     try:
         for task in tasks:
-            cells = submit(task)
+            variant_id, comp_name, transform_ids = task
+            cells = submit(task) if len(transform_ids) > 1 else None  # else: cell by cell
             if cells is not None:
                 done(cells)
                 continue
-            variant_id, comp_name, transform_ids = task
             for t in transform_ids:
-                one = submit((variant_id, comp_name, (t,)))
-                done(one or [_run_isolated((variant_id, comp_name, t), devices)])
+                one = submit((variant_id, comp_name, (t,))) if len(transform_ids) > 1 else None
+                done(one or [_run_isolated((variant_id, comp_name, t), devices, registries)])
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
@@ -144,16 +172,24 @@ def run_cells(
     workers: int | None = None,
     progress: Callable[[Cell], None] | None = None,
     devices: int | None = None,
+    isolate: Collection[Key] = (),
+    registries: Sequence[str] = (),
 ) -> list[Cell]:
     """Run the given (variant, computation, transform) cells; return them in ``keys`` order.
 
     ``workers=0`` runs in this process; otherwise in ``workers`` spawned processes with
-    ``devices`` CPU devices each (default: as many as this process has).
+    ``devices`` CPU devices each (default: as many as this process has). The cells in
+    ``isolate`` (those the committed data says kill their process) run each in a fresh
+    interpreter from the start, beside the pool, as a cell that breaks the pool ends up
+    running anyway: measured the same way, without breaking the pool first. ``registries``:
+    rows of registry files outside the installed packages (:func:`load_registries`).
     """
     workers = default_workers() if workers is None else workers
+    alone = [k for k in keys if k in set(isolate)]
     groups: dict[tuple[str, str], list[str]] = {}
     for v, c, t in keys:
-        groups.setdefault((v, c), []).append(t)
+        if (v, c, t) not in alone:
+            groups.setdefault((v, c), []).append(t)
     tasks = [(v, c, tuple(ts)) for (v, c), ts in groups.items()]
     results: dict[Key, Cell] = {}
 
@@ -163,17 +199,21 @@ def run_cells(
             if progress is not None:
                 progress(cell)
 
-    if workers <= 0:
-        for task in tasks:
-            done(run_group(task))
-        return [results[k] for k in keys]
-
     if devices is None:
         import jax
 
         devices = len(jax.devices())
-    with tempfile.TemporaryDirectory(prefix="jaxcb-xla-cache-") as cache:
-        _run_pools(tasks, workers, devices, cache, done)
+    with ThreadPoolExecutor(1) as side:  # the isolated cells' interpreters, one at a time
+        apart = [side.submit(_run_isolated, k, devices, registries) for k in alone]
+        if workers <= 0:
+            load_registries(registries)
+            for task in tasks:
+                done(run_group(task))
+        else:
+            with tempfile.TemporaryDirectory(prefix="jaxcb-xla-cache-") as cache:
+                _run_pools(tasks, workers, devices, cache, done, registries)
+        for future in apart:
+            done([future.result()])
     return [results[k] for k in keys]
 
 
@@ -183,25 +223,37 @@ def _run_pools(
     devices: int,
     cache: str,
     done: Callable[[list[Cell]], None],
+    registries: Sequence[str] = (),
 ) -> None:
     ctx = multiprocessing.get_context("spawn")
-    # Rounds: a crash breaks the whole pool, so the groups that had not finished run
-    # again in a fresh pool; a group broken twice is isolated (one worker, then cell by cell).
-    pending, strikes, broken = tasks, dict.fromkeys(tasks, 0), []
-    while pending:
-        failed = []
+    # Rounds: a crash breaks the whole pool. Only `workers` groups are ever in flight, so
+    # only those can have broken it: they take a strike and run again in the next round's
+    # pool, before the groups not yet started; a group struck twice, or alone in flight when
+    # the pool broke, is isolated (one worker, then cell by cell). (Submitting every group at once struck every queued group at each
+    # crash: on JAX 0.4.30, two crashes sent the rest of the matrix to one worker.)
+    queue, strikes, broken = collections.deque(tasks), dict.fromkeys(tasks, 0), []
+    while queue:
+        struck: list[Task] = []
         with ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache)
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(devices, cache, registries)
         ) as pool:
-            futures = {pool.submit(run_group, task): task for task in pending}
-            for future in as_completed(futures):
-                try:
-                    done(future.result())
-                except BrokenProcessPool:
-                    failed.append(futures[future])
-        for task in failed:
-            strikes[task] += 1
-        broken += [t for t in failed if strikes[t] >= 2]
-        pending = [t for t in failed if strikes[t] < 2]
+            running: dict[Future[list[Cell]], Task] = {}
+            while queue or running:
+                while queue and len(running) < workers and not struck:
+                    task = queue.popleft()
+                    running[pool.submit(run_group, task)] = task
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = running.pop(future)
+                    try:
+                        done(future.result())
+                    except BrokenProcessPool:
+                        struck.append(task)
+        for task in struck:  # a group alone in flight broke the pool itself: no second chance
+            strikes[task] += 2 if len(struck) == 1 else 1
+        broken += [t for t in struck if strikes[t] >= 2]
+        queue.extendleft(reversed([t for t in struck if strikes[t] < 2]))
     if broken:
-        _rerun_broken(broken, devices, done, cache)
+        _rerun_broken(broken, devices, done, cache, registries)

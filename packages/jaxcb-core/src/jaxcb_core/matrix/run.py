@@ -33,6 +33,7 @@ from .transforms import TRANSFORMS, Transform
 __all__ = [
     "COMPARED",
     "compare",
+    "crashed",
     "data_dir",
     "data_path",
     "merge_and_write",
@@ -106,7 +107,7 @@ def run_matrix(
     cs = select(CATALOG, computations, "name")
     ts = select(TRANSFORMS, transforms, "id")
     keys = [(v.id, c.name, t.id) for v in vs for c in cs for t in ts]
-    cells = run_cells(keys, workers, progress)
+    cells = run_cells(keys, workers, progress, isolate=crashed(data_path()))
     env = _environment(
         duration_s=round(time.perf_counter() - start, 1),
         workers=default_workers() if workers is None else workers,
@@ -131,6 +132,16 @@ def data_dir(root: Path | None = None) -> Path:
 def data_path(env: MatrixEnvironment | None = None, root: Path | None = None) -> Path:
     """``docs/data/matrix/<jax>-<platform>-<layout>.json`` for this environment."""
     return data_dir(root) / f"{matrix_stem(env or _environment())}.json"
+
+
+def crashed(path: Path) -> set[tuple[str, str, str]]:
+    """The cells of the file at ``path`` that killed their process (none if it is absent):
+    where to start a fresh interpreter for a cell instead of breaking a worker pool first."""
+    if not path.exists():
+        return set()
+    return {
+        c.key() for c in load_matrix(path).cells if (c.error_type or "").startswith("process crash")
+    }
 
 
 def compare(committed: Cell, cell: Cell) -> list[str]:
