@@ -35,7 +35,7 @@ def render(data: MatrixFile, width: int = 80) -> str:
     for i, v in enumerate(variants, 1):
         lines.append(f"  {i:>2} {v.id}")
     # transform labels as wide as the longest, or cut (…) so that a row fits in `width`
-    label_w = min(max(len(t.label) for t in transforms) + 1, max(12, width - 3 * len(variants)))
+    label_w = min(max(len(t.label) for t in transforms) + 1, max(10, width - 3 * len(variants)))
     for comp in data.computations:
         lines += ["", f"{comp.name}: {comp.summary}"[:width]]
         lines.append(" " * label_w + "".join(f"{i:>3}" for i in range(1, len(variants) + 1)))

@@ -1,0 +1,151 @@
+"""The real root of `x**3 + a*x - b` through `jax.ffi.ffi_call`, into a Python function
+registered as an XLA FFI handler with `ctypes` (`_handler.py`).
+
+Contract:
+
+- **A handler, not a callback.** `on_host(a, b, out)` is registered once, at import, as
+  the CPU FFI target `jaxcb_py_cubic_root`; `jax.ffi.ffi_call` calls it from compiled
+  code exactly as it calls a C++ handler. JAX's callback machinery is not involved.
+- **In place, element by element.** `on_host` gets NumPy views of XLA's own buffers:
+  read-only inputs, and `out`, the memory of the array the call returns.
+  `scipy.optimize.brentq` finds one root of one scalar function, so `on_host` loops over
+  the broadcast elements and stores each root straight into `out`; it returns `None`,
+  and no result array is allocated or copied back.
+- **has_side_effect=False** (the default of `ffi_call`): JAX treats the call as pure.
+  Under `jax.jit` a call whose result is unused is removed; otherwise the handler runs
+  once each time the compiled program runs.
+- **Batching.** `vmap_method="expand_dims"`: `on_host` already loops over whatever shape
+  `out` has and broadcasts its two arguments, so a batch is one handler call
+  (`"sequential"` would add a handler call per batch element around the same loop). Both
+  arguments are first reshaped to the rank of the output, so an unbatched one arrives
+  with size-1 axes and is not tiled.
+- **Derivatives.** A `jax.custom_jvp` rule from the implicit function theorem, written in
+  `jax.numpy` around the root `x` itself: `dx = (db - x*da) / (3x^2 + a)`. It reuses `x`
+  and is differentiable, so `grad`, `jacfwd`, `jacrev` and `hessian` work;
+  `cubic_root_callback` is the same call without the rule (`grad` through it raises).
+- **Accurate at any scale.** The root is bracketed within a factor of a few
+  (`[0, 2 min(cbrt|b|, |b|/a)]` for `a > 0`) and `brentq` stops on a *relative*
+  tolerance (`rtol=4 eps`, `xtol` the smallest float): a root of `1e-20` is as accurate
+  as a root of 1 (`xtol` is absolute, so `xtol=1e-15` alone would return 0 for it).
+- **Domain.** For `a > 0` the cubic is strictly increasing, so the root is unique.
+  Otherwise `on_host` still returns a real root, but which one is unspecified. A NaN or
+  infinite `a` or `b` gives NaN.
+- **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16 reach the
+  handler as float32 and the result is cast back.
+- **What runs where.** The checks and reshapes run in Python when the function is
+  traced; the derivative rule is compiled by XLA with the rest of the program; `on_host`
+  runs in the Python interpreter, called by XLA through `ctypes` in the middle of the
+  program (CPU only: the views read host memory).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.optimize
+from jax.typing import ArrayLike
+
+from . import _checks, _handler
+
+__all__ = ["VMAP_METHOD", "VMAP_METHODS", "cubic_root", "cubic_root_callback", "on_host"]
+
+VMAP_METHOD = "expand_dims"
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+
+# --8<-- [start:host]
+_EPS, _TINY = np.finfo(float).eps, np.finfo(float).tiny  # a relative tolerance only
+
+
+def _root(a: float, b: float) -> float:
+    """One real root of `x**3 + a*x - b`, in float64 (NaN for a non-finite `a` or `b`)."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.nan
+    c = abs(b)  # the cubic is odd in x and b: solve for |b|, then give the root b's sign
+    # f(0) = -c <= 0 <= f(hi): for a > 0 the root is below both cbrt(c) and c/a
+    hi = 2 * min(math.cbrt(c), c / a) if a > 0 else 2 * math.cbrt(c) + math.sqrt(-a)
+    if hi == 0:  # a >= 0 and b == 0: the root 0
+        return 0.0
+    x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=_TINY, rtol=4 * _EPS)
+    return math.copysign(x, b)
+
+
+def on_host(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """Runs on the host during the call: writes one root per element into `out`."""
+    a, b = np.broadcast_to(a, out.shape), np.broadcast_to(b, out.shape)
+    for i in np.ndindex(out.shape):  # brentq is scalar-only: one element at a time
+        out[i] = _root(float(a[i]), float(b[i]))
+
+
+# looked up at each call, so that the module's on_host is the one that runs
+TARGET = _handler.register("jaxcb_py_cubic_root", lambda *buffers: on_host(*buffers))
+# --8<-- [end:host]
+
+
+def _check(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
+    a, b, _ = _checks.cubic_root(a, b)
+    _checks.vmap_method("cubic_root", vmap_method, VMAP_METHODS)
+    dtype = jnp.result_type(a, b)
+    wide = jnp.promote_types(dtype, jnp.float32)
+    return a.astype(wide), b.astype(wide), dtype
+
+
+# --8<-- [start:callback]
+def cubic_root_callback(
+    a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """The real root of `x**3 + a*x - b` in the Python handler, in place, without a rule."""
+    a, b, dtype = _check(a, b, vmap_method)
+    shape = jnp.broadcast_shapes(a.shape, b.shape)
+    a = jnp.reshape(a, (1,) * (len(shape) - a.ndim) + a.shape)  # same rank as the output:
+    b = jnp.reshape(b, (1,) * (len(shape) - b.ndim) + b.shape)  # batch axes broadcast
+    out_type = jax.ShapeDtypeStruct(shape, a.dtype)
+    return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a, b).astype(dtype)
+
+
+# --8<-- [end:callback]
+
+
+# --8<-- [start:pattern]
+def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
+    """Return the real root of `x**3 + a*x - b`, found by `brentq` in a Python FFI handler.
+
+    Args:
+        a: floating array; `a > 0` (then the root is unique).
+        b: floating array, broadcastable with `a`.
+        vmap_method: how `jax.vmap` calls the handler (default `"expand_dims"`: one
+            call per batch).
+
+    Returns:
+        The root, of the broadcast shape of `a` and `b` and their common dtype.
+
+    Raises:
+        TypeError: `a` or `b` is not a floating array.
+        ValueError: the shapes of `a` and `b` do not broadcast, or `vmap_method` is not
+            one of `VMAP_METHODS`.
+    """
+    a, b, dtype = _check(a, b, vmap_method)
+    return _cubic_root(vmap_method, a, b).astype(dtype)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _cubic_root(vmap_method: str | None, a: jax.Array, b: jax.Array) -> jax.Array:
+    return cubic_root_callback(a, b, vmap_method=vmap_method)
+
+
+@_cubic_root.defjvp
+def _cubic_root_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
+    a, b = primals
+    da, db = tangents
+    x = _cubic_root(vmap_method, a, b)
+    # Implicit function theorem on x**3 + a*x - b = 0: (3x^2 + a) dx + x da - db = 0.
+    return x, (db - x * da) / (3 * x * x + a)
+
+
+# --8<-- [end:pattern]
