@@ -621,6 +621,23 @@ def test_handlers_carry_no_counter_and_run_behind_the_shim(x32: None) -> None:
 
 
 @needs_ffi
+def test_another_packages_handler_gets_no_counting_slot() -> None:
+    """The probe counts this package's handlers only: a CPU target registered by anyone
+    else (here one of the library's own symbols, under another name) passes through the
+    wrapped registration without taking one of the shim's 64 slots."""
+    from jaxcb_ffi import _probe
+
+    _registry.variants()  # the probe is installed
+    capsule = jax.ffi.pycapsule(_library.load().JaxcbNoop)
+    jax.ffi.register_ffi_target("jaxcb_test_foreign_noop", capsule, platform="cpu")
+    assert "jaxcb_test_foreign_noop" not in _probe.counted_targets()
+    x = jnp.arange(3.0)
+    out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    out = jax.jit(lambda x: jax.ffi.ffi_call("jaxcb_test_foreign_noop", out_type)(x))(x)
+    assert (out.shape, out.dtype) == (x.shape, x.dtype)
+
+
+@needs_ffi
 def test_a_handler_registered_before_the_probe_cannot_be_observed() -> None:
     """A fresh process calls the pattern before discovering the variants: the handler runs
     without a slot, and observing it says so instead of counting 0."""

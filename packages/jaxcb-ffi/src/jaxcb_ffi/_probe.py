@@ -5,8 +5,9 @@ counting shim, `libjaxcb_ffi_counting.so` (`_counting.cc`): 64 slots, each an XL
 handler that adds one to its counter and passes the call frame on, unchanged, to the
 handler behind it. Constructing a :class:`KernelProbe` (the registry does, when the
 variants are discovered) wraps `jax.ffi.register_ffi_target` once: from then on a CPU
-handler registered by the package, through `_library.register` on a pattern's first use,
-is registered behind a slot of its own. Observing a computation reads the slots of all
+handler registered by the package (a target one of its modules names in `HANDLERS`),
+through `_library.register` on a pattern's first use, is registered behind a slot of its
+own; another package's registrations pass through untouched. Observing a computation reads the slots of all
 of its handlers (forward and backward) when the block starts and again whenever `calls`
 is read, until the block ends.
 
@@ -85,13 +86,29 @@ def install() -> None:
 
         @functools.wraps(original)
         def register_counted(name: str, fn: Any, platform: str = "cpu", *a: Any, **k: Any) -> Any:
-            if platform == "cpu" and type(fn).__name__ == "PyCapsule":
+            if platform == "cpu" and type(fn).__name__ == "PyCapsule" and name in _own_targets():
                 with _lock:
                     fn = _behind_slot(name, fn)
             return original(name, fn, platform, *a, **k)
 
         jax.ffi.register_ffi_target = register_counted
         _original = original
+
+
+@functools.cache
+def _own_targets() -> frozenset[str]:
+    """Every FFI target this package's modules register (their `HANDLERS`): another
+    package's registrations pass through the same function and keep their slots free."""
+    package = importlib.import_module(__package__ or "jaxcb_ffi")
+    stems = {p.stem for where in package.__path__ for p in Path(where).glob("*.py")}  # editable: 2
+    modules = [
+        importlib.import_module(f"{package.__name__}.{stem}")
+        for stem in sorted(stems - _NOT_PATTERNS)
+    ]
+    return frozenset(t for m in modules for t in getattr(m, "HANDLERS", ()))
+
+
+_NOT_PATTERNS = frozenset({"__init__", "_probe", "_registry", "_checks", "_library"})
 
 
 def counted_targets() -> dict[str, int]:
