@@ -104,7 +104,7 @@ def _register() -> None:
                 scenario(
                     "dispatch",
                     f"jnp-inside/{mechanism}/async-{what}",
-                    f"jax.numpy inside a {mechanism} host function, async CPU dispatch {what}",
+                    f"jax.numpy inside the host function of {mechanism}, async CPU dispatch {what}",
                 )(lambda m=mechanism, f=form, a=mode: _inside(m, f, a))
     for mechanism, _ in bare("send"):
         scenario(
