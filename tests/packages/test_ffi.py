@@ -661,6 +661,187 @@ except RuntimeError as e:
     )
 
 
+# --- the C++ logger: an ffi_call kept for its effect ---------------------------------------
+# The handler writes to file descriptor 2, which pytest's capfd reads: these tests see the
+# lines themselves, apart from the probe (which reads them the same way, tested last).
+
+STEPS = 4
+NEW_GRAD = jax.__version_info__ >= (0, 12)  # measured on 0.12.0.1 and 0.10.2: they differ
+
+
+def logged(err: str) -> list[tuple[int, np.ndarray]]:
+    """The `(step, state)` of every line the C++ logger wrote, in order."""
+    out = []
+    for line in err.splitlines():
+        if line.startswith("step "):
+            head, _, values = line.partition("):")
+            k, _, shape = head[len("step ") :].partition(" (")
+            dims = tuple(int(d) for d in shape.split(",") if d)
+            out.append((int(k), np.array(values.split(), float).reshape(dims)))
+    return out
+
+
+def owed(x0: Any, n: int = STEPS) -> list[tuple[int, np.ndarray]]:
+    """Each step's state as the loop computes it, in the dtype of `x0` (`0.5 * x` is exact,
+    so a fused multiply-add gives the same)."""
+    x, out = np.asarray(x0), []
+    for k in range(1, n + 1):
+        x = x * x.dtype.type(0.5) + x.dtype.type(1)
+        out.append((k, x))
+    return out
+
+
+def assert_logged(err: str, expected: list[tuple[int, np.ndarray]]) -> None:
+    got = logged(err)
+    assert [k for k, _ in got] == [k for k, _ in expected]
+    for (_, a), (_, b) in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(a.astype(b.dtype), b)  # 9 or 17 digits read back exactly
+
+
+@needs_ffi
+def test_logger_writes_every_step_once_in_order(capfd: pytest.CaptureFixture[str]) -> None:
+    x0 = np.linspace(-1.0, 1.0, 6, dtype=np.float32).reshape(2, 3)
+    out = jaxcb_ffi.log_steps(x0, STEPS)
+    np.testing.assert_allclose(out, by_name("log_steps").reference(x0, STEPS), rtol=1e-6)
+    assert_logged(capfd.readouterr().err, owed(x0))
+    assert capfd.readouterr().err == ""
+    np.testing.assert_array_equal(jaxcb_ffi.log_steps(x0, 0), x0)
+    assert logged(capfd.readouterr().err) == []
+
+
+@needs_ffi
+def test_logger_is_kept_when_the_result_is_unused(capfd: pytest.CaptureFixture[str]) -> None:
+    x0 = np.linspace(-1.0, 1.0, 4, dtype=np.float32)
+    jax.jit(lambda x: (jaxcb_ffi.log_steps(x, STEPS), 0)[1])(x0)
+    jax.effects_barrier()
+    assert_logged(capfd.readouterr().err, owed(x0))
+
+
+@needs_ffi
+def test_logger_under_vmap_writes_each_element(capfd: pytest.CaptureFixture[str]) -> None:
+    x0s = np.stack([np.linspace(-1.0, 1.0, 4, dtype=np.float32), np.full(4, 2.0, np.float32)])
+    jax.jit(jax.vmap(lambda x: jaxcb_ffi.log_steps(x, STEPS)))(x0s)
+    jax.effects_barrier()
+    got = logged(capfd.readouterr().err)
+    assert len(got) == 2 * STEPS  # vmap_method="sequential": one call per element and step
+    for x0 in x0s:  # each element's own states, every step once, in order
+        mine = dict(owed(x0))
+        steps = [k for k, s in got if np.array_equal(s.astype(np.float32), mine[k])]
+        assert steps == list(range(1, STEPS + 1))
+
+
+@needs_ffi
+@pytest.mark.parametrize("remat", [False, True], ids=["grad", "grad-checkpoint"])
+def test_logger_under_grad(remat: bool, capfd: pytest.CaptureFixture[str]) -> None:
+    """0.12.0.1 logs the forward pass once; 0.10.2 logs nothing, and refuses remat."""
+    x0 = np.linspace(-1.0, 1.0, 4, dtype=np.float32)
+
+    def loss(x: jax.Array) -> jax.Array:
+        return jaxcb_ffi.log_steps(x, STEPS).sum()
+
+    f = jax.checkpoint(loss) if remat else loss
+    if remat and not NEW_GRAD:
+        with pytest.raises(NotImplementedError) as info:
+            jax.grad(f)(x0)
+        assert first_line(info) == (
+            "Effects not supported in partial-eval of `checkpoint`/`remat`: [FfiEffect()]"
+        )
+        return
+    g = jax.grad(f)(x0)
+    jax.effects_barrier()
+    np.testing.assert_allclose(g, np.full(4, 0.5**STEPS))
+    err = capfd.readouterr().err
+    if NEW_GRAD:
+        assert_logged(err, owed(x0))
+    else:
+        assert logged(err) == []
+
+
+@needs_ffi
+def test_logger_under_jvp_logs_the_forward_pass(capfd: pytest.CaptureFixture[str]) -> None:
+    x0 = np.linspace(-1.0, 1.0, 4, dtype=np.float32)
+    step = np.ones(4, np.float32)
+    _, tangent_out = jax.jvp(lambda x: jaxcb_ffi.log_steps(x, STEPS), (x0,), (step,))
+    jax.effects_barrier()
+    np.testing.assert_allclose(tangent_out, np.full(4, 0.5**STEPS))
+    assert_logged(capfd.readouterr().err, owed(x0))
+
+
+@needs_ffi
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
+def test_logger_dtypes(dtype: str, capfd: pytest.CaptureFixture[str], x64: None) -> None:
+    x0 = jnp.linspace(-1.0, 1.0, 3, dtype=dtype)
+    out = jaxcb_ffi.log_steps(x0, STEPS)
+    assert out.dtype == x0.dtype
+    states = [x0]
+    for _ in range(STEPS):
+        states.append(0.5 * states[-1] + 1)  # in the dtype of x0, as the loop computes
+    wide = np.float64 if dtype == "float64" else np.float32  # what the handler writes
+    expected = [(k, np.asarray(s.astype(wide))) for k, s in enumerate(states[1:], 1)]
+    assert_logged(capfd.readouterr().err, expected)
+
+
+@needs_ffi
+def test_logger_with_a_sharded_input() -> None:
+    if len(jax.devices()) < 2:
+        pytest.skip("needs 2 or more devices")
+    n = len(jax.devices())
+    mesh = jax.make_mesh((n,), ("d",))
+    x = jax.device_put(
+        np.linspace(0.5, 1.0, 2 * n).astype(np.float32),
+        jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("d")),
+    )
+    message = (
+        "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI call), "
+        f"got x0 on {n} devices"
+    )
+    with raises(ValueError, message, whole=True):
+        jaxcb_ffi.log_steps(x, STEPS)
+    with pytest.raises(jax.errors.JaxRuntimeError, match="Side-effect HLO must have sharding"):
+        jax.jit(lambda x: jaxcb_ffi.log_steps(x, STEPS))(x)
+
+
+@needs_ffi
+def test_logger_kernel_errors(capfd: pytest.CaptureFixture[str]) -> None:
+    """The handler refuses what it cannot write with an ffi::Error, and a zero-size state
+    is a line with no values."""
+    logger = module("jaxcb_ffi", "log_steps")
+    _library.register(logger.TARGET, logger.HANDLERS[logger.TARGET])
+    call = jax.ffi.ffi_call(logger.TARGET, (), has_side_effect=True)
+    with raises(
+        kernel_error(),
+        "INVALID_ARGUMENT: log_steps kernel: float32 or float64 only, got XLA element type 4",
+    ):
+        call(jnp.int32(1), jnp.ones(3, jnp.int32))
+        jax.effects_barrier()
+    with raises(
+        kernel_error(), "INVALID_ARGUMENT: log_steps kernel: k must be one int32 step number"
+    ):
+        call(jnp.ones(2, jnp.int32), jnp.ones(3, jnp.float32))
+        jax.effects_barrier()
+    call(jnp.int32(7), jnp.ones((2, 0), jnp.float32))
+    jax.effects_barrier()
+    assert capfd.readouterr().err.splitlines()[-1] == "step 7 (2,0):"
+
+
+@needs_ffi
+def test_the_probe_reads_the_loggers_lines_and_passes_others_on(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    import os
+
+    x0 = np.linspace(-1.0, 1.0, 4, dtype=np.float32)
+    with host_calls(VARIANT, "log_steps") as tally:
+        jaxcb_ffi.log_steps(x0, STEPS)
+        os.write(2, b"a line that is not the logger's\n")
+    assert tally.calls == STEPS  # the counting shim
+    got = tally.records
+    assert [k for k, _ in got] == list(range(1, STEPS + 1))
+    for (_, a), (_, b) in zip(got, owed(x0), strict=True):
+        np.testing.assert_array_equal(a.astype(b.dtype), b)
+    assert capfd.readouterr().err == "a line that is not the logger's\n"
+
+
 # --- the registry --------------------------------------------------------------------------
 
 
@@ -677,8 +858,9 @@ def test_registry_rows(x32: None) -> None:
             assert row.implementations == {}
             assert row.unsupported == dict.fromkeys(names, NO_FFI)
             continue
-        assert set(row.implementations) == set(PURE)
-        assert set(row.unsupported) == {"log_steps", "host_draw", "progress"}
+        logger = {"log_steps"} if row.id == VARIANT else set()
+        assert set(row.implementations) == set(PURE) | logger
+        assert set(row.unsupported) == {"log_steps", "host_draw", "progress"} - logger
         assert row.bare == {"noop": jaxcb_ffi.noop}
         for name in PURE:  # every implementation runs and is right
             c = by_name(name)
@@ -705,14 +887,16 @@ def test_registry_without_jax_ffi(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- the files the site includes -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [*PURE, "_noop"])
+@pytest.mark.parametrize("name", [*PURE, "log_steps", "_noop"])
 def test_snippet_sections(name: str) -> None:
     """Each wrapper and its handler carry the named sections the site includes, balanced."""
     from pathlib import Path
 
     src = Path(module("jaxcb_ffi", name).__file__).parent  # the .cc files ship beside it
     sections = {
-        ".py": ["pattern"] if name == "_noop" else ["register", "callback", "pattern"],
+        ".py": {"_noop": ["pattern"], "log_steps": ["register", "pattern"]}.get(
+            name, ["register", "callback", "pattern"]
+        ),
         ".cc": ["kernel"],
     }
     for suffix, names in sections.items():

@@ -36,6 +36,17 @@ def floating(fn: str, name: str, value: ArrayLike) -> jax.Array:
     return a
 
 
+def count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
 def vmap_method(fn: str, value: object, allowed: Sequence[str | None]) -> None:
     if value not in allowed:
         raise ValueError(f"{fn}: vmap_method must be one of {tuple(allowed)}, got {value!r}")
@@ -112,3 +123,15 @@ def cubic_root(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
     return a, b, broadcastable("cubic_root", ("a", a), ("b", b))
+
+
+def log_steps(x0: ArrayLike, n: object) -> jax.Array:
+    """`x0` floating on one device, `n` a step count."""
+    x0 = floating("log_steps", "x0", x0)
+    count("log_steps", "n", n, 0)
+    if not isinstance(x0, jax.core.Tracer) and len(x0.devices()) > 1:  # before XLA says it worse
+        raise ValueError(
+            "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI "
+            f"call), got x0 on {len(x0.devices())} devices"
+        )
+    return x0

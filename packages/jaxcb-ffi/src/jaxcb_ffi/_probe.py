@@ -9,7 +9,9 @@ handler registered by the package (a target one of its modules names in `HANDLER
 through `_library.register` on a pattern's first use, is registered behind a slot of its
 own; another package's registrations pass through untouched. Observing a computation reads the slots of all
 of its handlers (forward and backward) when the block starts and again whenever `calls`
-is read, until the block ends.
+is read, until the block ends. The C++ logger (`log_steps`) writes its records to standard
+error: observing it also reads the process's file descriptor 2 while the block runs, keeps
+the logger's lines as the records (step, state), and passes every other line on.
 
 A handler registered before the probe existed runs without a slot in front of it, and its
 calls cannot be counted: observing its computation raises `RuntimeError` naming it.
@@ -22,16 +24,21 @@ import contextlib
 import ctypes
 import functools
 import importlib
+import os
+import re
+import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import jax
+import numpy as np
 
 from . import _library
 
-__all__ = ["COUNTING", "HandlerCalls", "KernelProbe", "counted_targets", "install"]
+__all__ = ["COUNTING", "HandlerCalls", "KernelProbe", "LoggedCalls", "counted_targets", "install"]
 
 COUNTING = "libjaxcb_ffi_counting.so"
 
@@ -154,6 +161,56 @@ class HandlerCalls:
         return sum(self._now().values())
 
 
+_LINE = re.compile(r"^step (-?\d+) \(([\d,]*)\):((?: \S+)*)$", re.M)  # log_steps.cc
+
+
+class LoggedCalls(HandlerCalls):
+    """Handler calls, and the `(step, state)` records of the lines the C++ logger wrote."""
+
+    def __init__(self, targets: Iterable[str], stderr: IO[bytes]) -> None:
+        super().__init__(targets)
+        self._stderr = stderr
+        self._text: str | None = None
+
+    def stop(self) -> None:
+        super().stop()
+        self._stderr.seek(0)
+        self._text = self._stderr.read().decode(errors="replace")
+
+    def others(self) -> str:
+        """What the block wrote to standard error besides the logger's lines."""
+        return _LINE.sub("", self._text or "").strip("\n")
+
+    @property
+    def records(self) -> list[tuple[int, np.ndarray]]:
+        if self._text is None:
+            self._stderr.flush()
+            self._stderr.seek(0)
+            text = self._stderr.read().decode(errors="replace")
+            self._stderr.seek(0, os.SEEK_END)
+        else:
+            text = self._text
+        out = []
+        for m in _LINE.finditer(text):
+            shape = tuple(int(d) for d in m.group(2).split(",") if d)
+            out.append((int(m.group(1)), np.array(m.group(3).split(), float).reshape(shape)))
+        return out
+
+
+@contextlib.contextmanager
+def _fd2() -> Iterator[IO[bytes]]:
+    """The process's standard error (file descriptor 2) into a temporary file, for the block."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as into:
+        os.dup2(into.fileno(), 2)
+        try:
+            yield into
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 class KernelProbe:
     """`observe(computation)` counts the handlers the computation's module registers."""
 
@@ -171,8 +228,21 @@ class KernelProbe:
 
     @contextlib.contextmanager
     def observe(self, computation: str) -> Iterator[HandlerCalls]:
-        seen = HandlerCalls(self.handlers(computation))
+        if computation != "log_steps":
+            seen = HandlerCalls(self.handlers(computation))
+            try:
+                yield seen
+            finally:
+                seen.stop()
+            return
+        logged: LoggedCalls | None = None
         try:
-            yield seen
+            with _fd2() as stderr:
+                logged = LoggedCalls(self.handlers(computation), stderr)
+                try:
+                    yield logged
+                finally:
+                    logged.stop()
         finally:
-            seen.stop()
+            if logged is not None and logged.others():  # XLA's warnings, say: not ours to keep
+                print(logged.others(), file=sys.stderr)

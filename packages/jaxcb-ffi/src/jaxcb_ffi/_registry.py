@@ -19,19 +19,21 @@ if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the har
     from jaxcb_core.mechanisms import VariantSpec
 
 PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+LOGGER = "log_steps"  # a C++ logger: ffi_call with has_side_effect=True, no result
 EFFECTS = ("log_steps", "host_draw", "progress")
 UNSUPPORTED = {
-    "log_steps": (
-        "an effect whose sink is a Python function, which a C++ handler cannot call; an "
-        "ffi_call without has_side_effect=True whose result is unused is removed under jit"
-    ),
     "host_draw": (
         "reads and advances a host NumPy Generator, Python state that a C++ handler "
         "cannot reach (use jax.random keys)"
     ),
     "progress": (
-        "an effect reported to a Python function, which a C++ handler cannot call (see log_steps)"
+        "an effect reported to a Python function, which a C++ handler cannot call (the C++ "
+        "logger of log_steps writes every step to standard error instead)"
     ),
+}
+NO_RULE_UNSUPPORTED = {
+    **UNSUPPORTED,
+    "log_steps": "the C++ logger has no derivative rule to leave out: see the ffi_call row",
 }
 DOC = {
     "default": (
@@ -50,10 +52,14 @@ def _module(name: str) -> Any:
 def variants() -> list[VariantSpec]:
     reason = missing_ffi()
     names = PURE + EFFECTS
-    modules = {} if reason is not None else {n: _module(n) for n in PURE}
+    modules = {} if reason is not None else {n: _module(n) for n in (*PURE, LOGGER)}
 
     def row(
-        key: str, label: str, order: int, implementations: Mapping[str, Callable[..., Any]]
+        key: str,
+        label: str,
+        order: int,
+        implementations: Mapping[str, Callable[..., Any]],
+        unsupported: Mapping[str, str],
     ) -> VariantSpec:
         spec: VariantSpec = {
             "id": f"ffi_call/{key}",
@@ -63,8 +69,8 @@ def variants() -> list[VariantSpec]:
             "package": "jaxcb_ffi",
             "order": order,
             "implementations": implementations,
-            "modules": modules,
-            "unsupported": dict.fromkeys(names, reason) if reason else dict(UNSUPPORTED),
+            "modules": {n: modules[n] for n in implementations},
+            "unsupported": dict.fromkeys(names, reason) if reason else dict(unsupported),
             "probe": PROBE,
         }
         if modules:
@@ -72,13 +78,23 @@ def variants() -> list[VariantSpec]:
         return spec
 
     if reason is not None:  # JAX without jax.ffi: nothing here can run
-        return [row("default", "ffi_call", 55, {}), row("no_rule", "ffi_call, no rule", 56, {})]
+        return [
+            row("default", "ffi_call", 55, {}, {}),
+            row("no_rule", "ffi_call, no rule", 56, {}, {}),
+        ]
     return [
-        row("default", "ffi_call", 55, {n: getattr(modules[n], n) for n in PURE}),
+        row(
+            "default",
+            "ffi_call",
+            55,
+            {n: getattr(modules[n], n) for n in (*PURE, LOGGER)},
+            UNSUPPORTED,
+        ),
         row(
             "no_rule",
             "ffi_call, no rule",
             56,
             {n: getattr(modules[n], f"{n}_callback") for n in PURE},
+            NO_RULE_UNSUPPORTED,
         ),
     ]

@@ -1,0 +1,94 @@
+"""Log every step of a `lax.scan` from C++: `jax.ffi.ffi_call` with `has_side_effect=True`.
+
+The loop runs `n` steps of `x -> 0.5 * x + 1`; after step `k` (1-based) the C++ handler
+(`log_steps.cc`) writes one line to the process's standard error, `step k (shape): values`,
+each value with the digits that read back to it exactly (9 for float32, 17 for float64).
+
+Contract:
+
+- **Every step, once, in order.** The call has no result; `has_side_effect=True` tells
+  JAX and XLA that it is there for its effect, so under `jax.jit` it is kept even when the
+  loop's result is unused. Each step's state depends on the step before, so the lines
+  arrive in step order.
+- **Batching.** `vmap_method="sequential"`: under `vmap` the handler runs once per batch
+  element and step, and each line holds one element's state.
+- **Derivatives.** The state reaches the logger through `lax.stop_gradient`: the log takes
+  no part in the derivative, so `grad` works. What it logs depends on the JAX version: on
+  0.12.0.1 the forward pass, once, also under `jax.checkpoint`; on 0.10.2 nothing under
+  `grad` (forward mode, `jax.jvp`, logs the forward pass), and `jax.checkpoint` raises
+  `NotImplementedError`. Called inside a loop that `grad` differentiates, steps can be
+  lost. For a log that must arrive under `grad` on every version, use
+  `jaxcb_debug.log_steps`.
+- **One device.** XLA cannot partition a side-effecting call: an eager call with `x0`
+  sharded over several devices raises `ValueError`, and under `jax.jit` XLA refuses the
+  sharded program (`JaxRuntimeError`, "Side-effect HLO must have sharding").
+- **Types.** The handler writes float32 and float64 states; float16 and bfloat16 states are
+  converted to float32 for the log (the loop itself keeps the dtype of `x0`).
+- **Compiled once.** The loop is one module-level `jax.jit` with `n` static: repeated
+  eager calls with the same `n` (and shape and dtype) reuse the compiled loop.
+  `inline=True` traces a call inside another `jax.jit` into it, as a plain function would be.
+- **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.typing import ArrayLike
+
+from . import _checks
+from ._library import register
+
+__all__ = ["HANDLERS", "TARGET", "log_steps"]
+
+# --8<-- [start:register]
+TARGET = "jaxcb_log_step"  # the FFI target name that ffi_call uses
+HANDLERS = {TARGET: "JaxcbLogStep"}  # target -> C++ symbol (XLA_FFI_DEFINE_HANDLER_SYMBOL)
+# --8<-- [end:register]
+
+
+# --8<-- [start:pattern]
+def _log(k: jax.Array, x: jax.Array) -> None:
+    """One line on standard error, written by the C++ handler; nothing comes back."""
+    x = lax.stop_gradient(x.astype(jnp.promote_types(x.dtype, jnp.float32)))
+    jax.ffi.ffi_call(TARGET, (), has_side_effect=True, vmap_method="sequential")(k, x)
+
+
+def _loop(x0: jax.Array, *, n: int) -> jax.Array:
+    def step(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[Any, None]:
+        x, k = carry
+        x, k = 0.5 * x + 1, k + 1
+        _log(k, x)
+        return (x, k), None
+
+    (x, _), _ = lax.scan(step, (x0, jnp.int32(0)), length=n)
+    return x
+
+
+_compiled_loop = jax.jit(_loop, inline=True, static_argnames=("n",))
+
+
+def log_steps(x0: ArrayLike, n: int) -> jax.Array:
+    """Run `n` steps of `x -> 0.5 * x + 1`; a C++ handler logs each step to standard error.
+
+    Args:
+        x0: floating initial state (any shape).
+        n: number of steps, a Python int in `[0, 2**31)`.
+
+    Returns:
+        The final state `x_n` (`x0` when `n == 0`).
+
+    Raises:
+        TypeError: `x0` is not a floating array, or `n` is not an int.
+        ValueError: `n` is negative or not below `2**31`, or `x0` is sharded over several
+            devices.
+    """
+    x0 = _checks.log_steps(x0, n)
+    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    return _compiled_loop(x0, n=n)
+
+
+# --8<-- [end:pattern]
