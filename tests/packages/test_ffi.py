@@ -24,6 +24,7 @@ import scipy.special
 from pkg_support import (
     BATCH,
     assert_close,
+    compilations,
     diff_argnum,
     first_line,
     host_calls,
@@ -707,6 +708,19 @@ def test_logger_writes_every_step_once_in_order(capfd: pytest.CaptureFixture[str
     assert capfd.readouterr().err == ""
     np.testing.assert_array_equal(jaxcb_ffi.log_steps(x0, 0), x0)
     assert logged(capfd.readouterr().err) == []
+
+
+@needs_ffi
+def test_logger_eager_calls_compile_once(capfd: pytest.CaptureFixture[str], x32: None) -> None:
+    """The contract's "compiled once": 100 eager calls with one n, shape and dtype."""
+    x0 = np.linspace(-1.0, 1.0, 5, dtype=np.float32)
+    jax.block_until_ready(jaxcb_ffi.log_steps(x0, 2))  # another n: one-time setup compiles
+    with compilations() as compiled:
+        for _ in range(100):
+            jax.block_until_ready(jaxcb_ffi.log_steps(x0, 3))
+        jax.effects_barrier()
+    assert len(compiled) <= 1, compiled
+    assert len(logged(capfd.readouterr().err)) == 2 + 100 * 3  # every call still logged
 
 
 @needs_ffi

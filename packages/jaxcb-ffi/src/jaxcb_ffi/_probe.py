@@ -172,26 +172,27 @@ class LoggedCalls(HandlerCalls):
         self._stderr = stderr
         self._text: str | None = None
 
+    def _written(self) -> str:
+        """What standard error received so far (once stopped: all it received)."""
+        if self._text is not None:
+            return self._text
+        self._stderr.seek(0)
+        text = self._stderr.read().decode(errors="replace")
+        self._stderr.seek(0, os.SEEK_END)
+        return text
+
     def stop(self) -> None:
         super().stop()
-        self._stderr.seek(0)
-        self._text = self._stderr.read().decode(errors="replace")
+        self._text = self._written()
 
     def others(self) -> str:
         """What the block wrote to standard error besides the logger's lines."""
-        return _LINE.sub("", self._text or "").strip("\n")
+        return _LINE.sub("", self._written()).strip("\n")
 
     @property
     def records(self) -> list[tuple[int, np.ndarray]]:
-        if self._text is None:
-            self._stderr.flush()
-            self._stderr.seek(0)
-            text = self._stderr.read().decode(errors="replace")
-            self._stderr.seek(0, os.SEEK_END)
-        else:
-            text = self._text
         out = []
-        for m in _LINE.finditer(text):
+        for m in _LINE.finditer(self._written()):
             shape = tuple(int(d) for d in m.group(2).split(",") if d)
             out.append((int(m.group(1)), np.array(m.group(3).split(), float).reshape(shape)))
         return out
