@@ -184,6 +184,25 @@ def test_sin_scale_vector_loop_and_its_remainder(n: int, x32: None) -> None:
 
 
 @needs_ffi
+@pytest.mark.parametrize("n", [65_536, 65_537, 3 * 65_536 + 5])
+def test_sin_scale_chunks_on_the_thread_pool(n: int, x32: None) -> None:
+    """Inputs of more than one 65,536-element chunk are split over XLA's intra-op thread
+    pool: every element, the last chunk's remainder included, is the one-thread value;
+    under vmap (one y per batch element) batch rows that straddle a chunk boundary take
+    their own y."""
+    x = np.linspace(-3.0, 3.0, n, dtype=np.float32)
+    want = np.sin(x.astype(np.float64)) * 1.5 + 1
+    out = np.asarray(jax.jit(jaxcb_ffi.sin_scale)(x, 1.5))
+    np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6)
+    rows = np.linspace(-3.0, 3.0, 3 * 70_001, dtype=np.float32).reshape(3, 70_001)
+    ys = np.array([0.5, -2.0, 3.0], np.float32)
+    f = jax.jit(jax.vmap(lambda x, y: jaxcb_ffi.sin_scale(x, y, vmap_method="broadcast_all")))
+    got = np.asarray(f(rows, ys))
+    ref = np.sin(rows.astype(np.float64)) * ys[:, None].astype(np.float64) + 1
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-5)
+
+
+@needs_ffi
 @pytest.mark.parametrize("name", ["sin_scale", "sum_mean"])
 def test_strided_transposed_and_empty_inputs(name: str, x32: None) -> None:
     """An input that is a strided or transposed view, or has no elements, gives the

@@ -80,7 +80,8 @@ void OnThePool(ffi::ThreadPool& pool, std::size_t n, Run run) {
   while (progress->done.load(std::memory_order_acquire) < chunks) std::this_thread::yield();
 }
 
-ffi::Error SinScaleImpl(ffi::ThreadPool pool, ffi::AnyBuffer x, ffi::AnyBuffer y, ffi::Result<ffi::AnyBuffer> out) {
+ffi::Error SinScaleImpl(ffi::ThreadPool pool, ffi::AnyBuffer x, ffi::AnyBuffer y,
+                        ffi::Result<ffi::AnyBuffer> out) {
   const std::size_t n = x.element_count(), blocks = y.element_count();
   if (y.element_type() != x.element_type()) {
     return ffi::Error::InvalidArgument("sin_scale kernel: y must have the dtype of x");
