@@ -20,6 +20,7 @@ from jaxcb_site import (
     apilinks,
     code,
     data,
+    deferred,
     directives,
     glossary,
     lessons,
@@ -86,4 +87,6 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     # also reads every <link rel="alternate"> as the root of a language site and fetches
     # "sitemap.xml" beside it: for a page's own alternates that is a 404 per language and page.
     # The switcher's links stay; the head links go.
-    return ALTERNATE.sub("", stash.restore(output))
+    # The hidden environments' tables: files beside the site, fetched on demand (deferred.py)
+    page_html = deferred.place(stash.restore(output), page.url, config.site_dir)
+    return ALTERNATE.sub("", page_html)

@@ -1,6 +1,8 @@
 /* jaxcb site: environment switch, matrix filters and the cell detail box.
-   No dependencies and no other site: the matrix page loads its environments' tables and
-   cell details from files beside it (matrix/envs/<key>.json). The chosen environment is
+   No dependencies and no other site: a page that compares environments has the newest
+   one's table in it and loads the others' from files in the site when they are chosen
+   (the matrix page's tables and cell details from matrix/envs/<key>.json, the other
+   pages' tables from assets/jaxcb/envs/<hash>.json). The chosen environment is
    remembered across pages. Every detail a table shows on hover (a title) also opens in the
    detail box on a click, a tap, or Enter/Space on the focused button or link. */
 (function () {
@@ -27,10 +29,10 @@
   }
 
   function fill(block) {
-    // a matrix-page environment whose table is not in the page yet: load it
-    if (!block.dataset.src || block.querySelector("table")) return;
+    // an environment whose table is not in the page yet: load it from its file, once
+    if (!block.dataset.src || block.dataset.filled || block.querySelector("table")) return;
+    block.dataset.filled = "1";
     envFile(block.dataset.src).then(function (doc) {
-      if (block.querySelector("table")) return;
       block.innerHTML = doc.html;
       var page = block.closest(".jx-matrix-page");
       if (page) applyFilters(page);

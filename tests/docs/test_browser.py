@@ -142,6 +142,11 @@ def test_environment_choice_follows_to_the_next_page(
         "os => os.map(o => o.value)"
     )
     assert keys == ([older] if older in options else [options[0]])
+    # the chosen environment's table was not in the page: it loads from its file
+    table = visible.locator("table")
+    table.wait_for()
+    label = next(m.label for m in load_matrices() if m.key == keys[0])
+    assert table.locator("caption").inner_text() == f"sin_scale on {label}"
 
 
 def test_search_finds_vmap_method(page: Any, site_url: str) -> None:

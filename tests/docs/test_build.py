@@ -80,6 +80,32 @@ def test_computation_page_includes_every_package_file(site: Path, name: str) -> 
                 assert first_def.split("(")[0] in text
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_computation_page_has_the_newest_table_and_files_for_the_others(
+    site: Path, name: str
+) -> None:
+    """The newest environment's slice is in the page; each other one is in the file its
+    block names, with a row per variant, and not in the page."""
+    from jaxcb_site.data import load_matrices
+
+    page = site / "computations" / name / "index.html"
+    raw = page.read_text(encoding="utf-8")
+    ms = [m for m in load_matrices() if any(c["name"] == name for c in m.computations)]
+    for i, m in enumerate(ms):
+        caption = f"<caption>{html.escape(f'{name} on {m.label}')}</caption>"
+        if i == 0:
+            table = raw
+        else:
+            assert caption not in raw, m.key
+            found = re.search(rf'data-env="{re.escape(m.key)}" data-src="([^"]+)"', raw)
+            assert found, f"{name}: no block for {m.key}"
+            table = json.loads((page.parent / found.group(1)).read_text("utf-8"))["html"]
+        assert table.count(caption) == 1, m.key
+        start = table.index(caption)
+        rows = table[start : table.index("</table>", start)].count("<tr data-variant=")
+        assert rows == len(m.variants), m.key
+
+
 def _cell_count(html_text: str, key: str) -> int:
     start = html_text.index(f'data-env="{key}"')
     end = html_text.find('class="jx-env"', start + 1)

@@ -7,6 +7,7 @@ reads docs/data/matrix/.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,49 @@ def test_stash_keeps_long_whole_blocks_and_puts_them_back() -> None:
     assert stash.restore(kept) == page.replace("\n    lines", "\nlines")
     text = f"Some text.\n\n{table}\n\nMore text.\n"
     assert stash.restore(markdown.markdown(stash.keep(text))) == markdown.markdown(text)
+
+
+def test_hidden_environments_go_to_files_named_in_the_page(tmp_path: Path) -> None:
+    from jaxcb_site import deferred
+
+    for jax in ("0.12.0", "0.10.2"):
+        _write_matrix(tmp_path, jax, [_cell("ok")])
+    ms = data.load_matrices(tmp_path)
+    newest, older = ms
+    shown = render.env_block(newest, True, "<table>new</table>")
+    hidden = render.env_block(older, False, "<table>old</table>")
+    assert shown == f'<div class="jx-env" data-env="{newest.key}"><table>new</table></div>'
+    assert "<table>" not in hidden
+    assert " hidden>" in hidden
+    assert f"{older.label}: loading its table…" in hidden
+    page = f"<main>{shown}{hidden}</main>"
+    site = tmp_path / "site"
+    (site / "computations" / "sin_scale").mkdir(parents=True)
+    out = deferred.place(page, "computations/sin_scale/", str(site))
+    (src,) = re.findall(r'data-src="([^"]+)"', out)
+    assert src.startswith(f"../../{deferred.DIR}/")
+    assert src.endswith(".json")
+    file = site / "computations" / "sin_scale" / src
+    assert json.loads(file.read_text(encoding="utf-8")) == {"html": "<table>old</table>"}
+    # the home page names the same file from the site's root; nothing else is rewritten
+    assert deferred.place(page, "", str(site)) == out.replace("../../", "")
+    assert deferred.files_in(site) == {file.name: {"html": "<table>old</table>"}}
+    # a path from the site's root (the matrix page's files), from the Chinese matrix page
+    named = f'<div data-src="{deferred.SITE}matrix/envs/{older.key}.json"></div>'
+    assert deferred.place(named, "zh/matrix/", str(site)) == (
+        f'<div data-src="../../matrix/envs/{older.key}.json"></div>'
+    )
+
+
+def test_built_pages_name_only_files_that_exist(site: Path) -> None:
+    missing = []
+    for p in site.rglob("*.html"):
+        text = p.read_text(encoding="utf-8")
+        assert "jx-deferred:" not in text, p
+        for src in re.findall(r'class="jx-env"[^>]* data-src="([^"]+)"', text):
+            if not (p.parent / src).is_file():
+                missing.append(f"{p.relative_to(site)}: {src}")
+    assert missing == []
 
 
 def test_built_pages_have_no_placeholder_left(site: Path) -> None:

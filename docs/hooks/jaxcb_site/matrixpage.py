@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from . import render
+from . import deferred, render
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
 
@@ -26,8 +26,9 @@ ENVS = "matrix/envs"  # generated files, beside the page (site/matrix/envs/<key>
 
 
 def env_url(m: Matrix) -> str:
-    """The environment file's URL relative to the matrix page (``matrix/`` in the site)."""
-    return f"envs/{m.key}.json"
+    """The environment file's path from the site's root, made relative to the page (the
+    English ``matrix/`` or the Chinese ``zh/matrix/``) when it is written (``deferred``)."""
+    return f"{deferred.SITE}{ENVS}/{m.key}.json"
 
 
 def cell_td(cell: dict[str, Any] | None) -> str:

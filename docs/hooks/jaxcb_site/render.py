@@ -11,6 +11,7 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from . import deferred
 from .data import Matrix
 
 GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—", "elsewhere": "↗"}
@@ -140,8 +141,15 @@ def env_switch(matrices: Sequence[Matrix], *, label: str = "Environment") -> str
 
 
 def env_block(m: Matrix, first: bool, inner: str) -> str:
-    hidden = "" if first else " hidden"
-    return f'<div class="jx-env" data-env="{esc(m.key)}"{hidden}>{inner}</div>'
+    """One environment's block of a page that compares environments: ``inner`` in the page
+    for the first (the newest), shown; for the others a line saying the table is loading,
+    the table itself in a file the page script fetches when it is chosen (``deferred``)."""
+    if first:
+        return f'<div class="jx-env" data-env="{esc(m.key)}">{inner}</div>'
+    return (
+        f'<div class="jx-env" data-env="{esc(m.key)}" data-src="{deferred.keep(inner)}" hidden>'
+        f'<p class="jx-envline jx-loading">{esc(m.label)}: loading its table…</p></div>'
+    )
 
 
 def environment_line(m: Matrix) -> str:
