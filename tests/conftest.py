@@ -190,7 +190,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         uses_benchmark = "benchmark" in getattr(item, "fixturenames", ())
         if bench_reason and (uses_benchmark or item.get_closest_marker("bench")):
             item.add_marker(pytest.mark.skip(reason=f"skipped: {bench_reason}"))
-
-
-if __name__ == "__main__":
-    print("\n".join(banner()), file=sys.stdout, flush=True)
