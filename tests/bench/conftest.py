@@ -245,19 +245,26 @@ class Measure:
             )
         entry["data"].extend(self.benchmark.stats.stats.data)
         raw[key] = entry
-        if check_loop and block == blocks - 1:
-            self.state["checks"].append((key, _tight_loop(call, iterations)))
+        if check_loop:
+            # The loop is timed in every block, right after the harness's rounds and as many
+            # as they were, and its rounds pooled as the harness's are: the two see the same
+            # stretches of the run, so the check compares two ways of timing, not the
+            # machine's speed at two moments.
+            loop = entry.setdefault("loop", [])
+            loop.extend(_tight_loop(call, iterations, rounds))
+            if block == blocks - 1:
+                self.state["checks"].append((key, sorted(loop)[len(loop) // 2]))
 
 
-def _tight_loop(call: Callable[[], Any], iterations: int, repeats: int = 15) -> float:
-    """Seconds per call by a bare perf_counter loop: the median of ``repeats`` rounds."""
+def _tight_loop(call: Callable[[], Any], iterations: int, repeats: int) -> list[float]:
+    """Seconds per call in each of ``repeats`` rounds of a bare perf_counter loop."""
     rounds = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         for _ in range(iterations):
             call()
         rounds.append((time.perf_counter() - t0) / iterations)
-    return sorted(rounds)[len(rounds) // 2]
+    return rounds
 
 
 def _summaries(raw: dict[tuple[Any, ...], dict[str, Any]]) -> list[dict[str, Any]]:
