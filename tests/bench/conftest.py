@@ -236,7 +236,19 @@ class Measure:
             block=block,
             host_calls=host_calls,
         )
-        self.benchmark.pedantic(call, rounds=rounds, iterations=iterations, warmup_rounds=0)
+        loop: list[float] | None = entry.setdefault("loop", []) if check_loop else None
+
+        def loop_round() -> None:  # pytest-benchmark calls it after each round, untimed
+            assert loop is not None
+            loop.extend(_tight_loop(call, iterations, 1))
+
+        self.benchmark.pedantic(
+            call,
+            rounds=rounds,
+            iterations=iterations,
+            warmup_rounds=0,
+            teardown=loop_round if check_loop else None,
+        )
         if self.state is None or self.benchmark.disabled:
             return
         if host_calls != entry["host_calls"]:
@@ -245,13 +257,11 @@ class Measure:
             )
         entry["data"].extend(self.benchmark.stats.stats.data)
         raw[key] = entry
-        if check_loop:
-            # The loop is timed in every block, right after the harness's rounds and as many
-            # as they were, and its rounds pooled as the harness's are: the two see the same
-            # stretches of the run, so the check compares two ways of timing, not the
-            # machine's speed at two moments.
-            loop = entry.setdefault("loop", [])
-            loop.extend(_tight_loop(call, iterations, rounds))
+        if loop is not None:
+            # One round of the bare loop after each of the harness's rounds, in every block,
+            # pooled as the harness's are: the two alternate and see the same moments of the
+            # run, so the check compares two ways of timing, not the machine's speed at two
+            # moments (on a virtual machine whose speed moves within minutes).
             if block == blocks - 1:
                 self.state["checks"].append((key, sorted(loop)[len(loop) // 2]))
 

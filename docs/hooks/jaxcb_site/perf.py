@@ -165,7 +165,7 @@ def sec_devices() -> str:
             warnings.append(
                 f'!!! warning "{esc(d.title)}: timings drifted during the run"\n\n'
                 f"    The same calls timed by the benchmark harness and by a bare "
-                f"`perf_counter` loop, each in every block of the run, differed by up to "
+                f"`perf_counter` loop, in alternate rounds, differed by up to "
                 f"{drift:.2f}× ({within} of {len(checks)} within {HARNESS_TARGET:g}×), "
                 "though the machine was quiet by its load. This machine's speed moved during "
                 "the run: compare this file's ratios with that margin in mind."
