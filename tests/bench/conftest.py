@@ -236,6 +236,10 @@ class Measure:
             block=block,
             host_calls=host_calls,
         )
+        # One round of the bare loop after each of the harness's rounds, in every block,
+        # pooled as the harness's are: the two alternate and see the same moments of the run,
+        # so the check compares two ways of timing, not the machine's speed at two moments
+        # (on a virtual machine whose speed moves within minutes).
         loop: list[float] | None = entry.setdefault("loop", []) if check_loop else None
 
         def loop_round() -> None:  # pytest-benchmark calls it after each round, untimed
@@ -257,13 +261,8 @@ class Measure:
             )
         entry["data"].extend(self.benchmark.stats.stats.data)
         raw[key] = entry
-        if loop is not None:
-            # One round of the bare loop after each of the harness's rounds, in every block,
-            # pooled as the harness's are: the two alternate and see the same moments of the
-            # run, so the check compares two ways of timing, not the machine's speed at two
-            # moments (on a virtual machine whose speed moves within minutes).
-            if block == blocks - 1:
-                self.state["checks"].append((key, sorted(loop)[len(loop) // 2]))
+        if loop is not None and block == blocks - 1:
+            self.state["checks"].append((key, sorted(loop)[len(loop) // 2]))
 
 
 def _tight_loop(call: Callable[[], Any], iterations: int, repeats: int) -> list[float]:
