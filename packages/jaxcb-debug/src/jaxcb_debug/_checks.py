@@ -79,6 +79,17 @@ def one_device(fn: str, ordered: bool, arrays: dict[str, jax.Array]) -> None:
             )
 
 
+def observer(
+    fn: str, arrays: dict[str, jax.Array], report: object, ordered: object, partitioned: object
+) -> tuple[bool, bool]:
+    """An observer's options, in this order: `report` callable or None, `ordered` a bool
+    (`True` only with `arrays` on one device), `partitioned` a bool."""
+    sink(fn, "report", report)
+    ordered = flag(fn, "ordered", ordered)
+    one_device(fn, ordered, arrays)
+    return ordered, flag(fn, "partitioned", partitioned)
+
+
 ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
 
 

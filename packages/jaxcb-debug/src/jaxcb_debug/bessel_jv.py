@@ -72,13 +72,10 @@ def on_host(report: Report | None, v: Any, z: Any, out: Any) -> None:
 
 
 def _check(
-    v: ArrayLike, z: ArrayLike, report: object, ordered: object
-) -> tuple[jax.Array, jax.Array, bool]:
+    v: ArrayLike, z: ArrayLike, report: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, jax.Array, bool, bool]:
     v, z, _ = _checks.bessel_jv(v, z)
-    _checks.sink("bessel_jv", "report", report)
-    ordered = _checks.flag("bessel_jv", "ordered", ordered)
-    _checks.one_device("bessel_jv", ordered, {"v": v, "z": z})
-    return v, z, ordered
+    return v, z, *_checks.observer("bessel_jv", {"v": v, "z": z}, report, ordered, partitioned)
 
 
 # --8<-- [start:native]
@@ -130,8 +127,7 @@ def bessel_jv(
         ValueError: `v` and `z` do not broadcast, or `ordered=True` with an input on
             several devices.
     """
-    v, z, ordered = _check(v, z, report, ordered)
-    partitioned = _checks.flag("bessel_jv", "partitioned", partitioned)
+    v, z, ordered, partitioned = _check(v, z, report, ordered, partitioned)
     out = _jn(v, z)  # v broadcasts against z inside: no per-element order array
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), v, z, out, ordered=ordered, **options)

@@ -67,14 +67,12 @@ def on_host(report: Report | None, a: Any, b: Any, out: Any) -> None:
 
 
 def _check(
-    a: ArrayLike, b: ArrayLike, report: object, ordered: object
-) -> tuple[jax.Array, jax.Array, bool]:
+    a: ArrayLike, b: ArrayLike, report: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, jax.Array, bool, bool]:
     a, b, _ = _checks.cubic_root(a, b)
-    _checks.sink("cubic_root", "report", report)
-    ordered = _checks.flag("cubic_root", "ordered", ordered)
-    _checks.one_device("cubic_root", ordered, {"a": a, "b": b})
+    flags = _checks.observer("cubic_root", {"a": a, "b": b}, report, ordered, partitioned)
     dtype = jnp.result_type(a, b)
-    return a.astype(dtype), b.astype(dtype), ordered
+    return a.astype(dtype), b.astype(dtype), *flags
 
 
 # --8<-- [start:native]
@@ -134,8 +132,7 @@ def cubic_root(
         ValueError: `a` and `b` do not broadcast, or `ordered=True` with an input on
             several devices.
     """
-    a, b, ordered = _check(a, b, report, ordered)
-    partitioned = _checks.flag("cubic_root", "partitioned", partitioned)
+    a, b, ordered, partitioned = _check(a, b, report, ordered, partitioned)
     out = _cardano(a, b)
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), a, b, out, ordered=ordered, **options)

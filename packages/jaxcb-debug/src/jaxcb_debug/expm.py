@@ -52,12 +52,11 @@ def on_host(report: Report | None, a: Any, out: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
+def _check(
+    a: ArrayLike, report: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, bool, bool]:
     a = _checks.expm(a)
-    _checks.sink("expm", "report", report)
-    ordered = _checks.flag("expm", "ordered", ordered)
-    _checks.one_device("expm", ordered, {"a": a})
-    return a, ordered
+    return a, *_checks.observer("expm", {"a": a}, report, ordered, partitioned)
 
 
 # --8<-- [start:pattern]
@@ -83,8 +82,7 @@ def expm(
         ValueError: `a` is not a (stack of) square matrices, or `ordered=True` with `a`
             on several devices.
     """
-    a, ordered = _check(a, report, ordered)
-    partitioned = _checks.flag("expm", "partitioned", partitioned)
+    a, ordered, partitioned = _check(a, report, ordered, partitioned)
     wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
     out = jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
     options = {"partitioned": True} if partitioned else {}

@@ -64,12 +64,10 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 
 
 def _check(
-    fn: str, x0: ArrayLike, n: object, log: object, ordered: object
-) -> tuple[jax.Array, bool]:
+    fn: str, x0: ArrayLike, n: object, log: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, bool, bool]:
     x0 = _checks.log_steps(fn, x0, n, log)
-    ordered = _checks.flag(fn, "ordered", ordered)
-    _checks.one_device(fn, ordered, {"x0": x0})
-    return x0, ordered
+    return x0, *_checks.observer(fn, {"x0": x0}, None, ordered, partitioned)
 
 
 # --8<-- [start:pattern]
@@ -125,8 +123,7 @@ def log_steps(
         ValueError: `n` is negative or not below `2**31`, or `ordered=True` with `x0`
             on several devices.
     """
-    x0, ordered = _check("log_steps", x0, n, log, ordered)
-    partitioned = _checks.flag("log_steps", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("log_steps", x0, n, log, ordered, partitioned)
     loop = _compiled_loop if _checks.hashable(log) else _loop  # a static argument must hash
     return loop(x0, n=n, log=log, ordered=ordered, partitioned=partitioned)
 
@@ -156,8 +153,7 @@ def log_steps_print(
     x0: ArrayLike, n: int, *, ordered: bool = True, partitioned: bool = False
 ) -> jax.Array:
     """Like `log_steps`, but print `step {k}: {x}` to stdout (in program order by default)."""
-    x0, ordered = _check("log_steps_print", x0, n, None, ordered)
-    partitioned = _checks.flag("log_steps_print", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("log_steps_print", x0, n, None, ordered, partitioned)
     return _print_loop(x0, n=n, ordered=ordered, partitioned=partitioned)
 
 
@@ -166,8 +162,7 @@ def log_steps_log(
 ) -> jax.Array:
     """Like `log_steps_print`, but through `jax.debug.log`: each line is an INFO record
     of JAX's debugging logger (`logging`), unordered by default as `jax.debug.log` is."""
-    x0, ordered = _check("log_steps_log", x0, n, None, ordered)
-    partitioned = _checks.flag("log_steps_log", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("log_steps_log", x0, n, None, ordered, partitioned)
     if not hasattr(jax.debug, "log"):
         raise NotImplementedError(
             f"log_steps_log: this JAX ({jax.__version__}) has no jax.debug.log"

@@ -56,12 +56,16 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 
 
 def _check(
-    fn: str, x0: ArrayLike, n: object, every: object, report: object, ordered: object
-) -> tuple[jax.Array, bool]:
+    fn: str,
+    x0: ArrayLike,
+    n: object,
+    every: object,
+    report: object,
+    ordered: object,
+    partitioned: object,
+) -> tuple[jax.Array, bool, bool]:
     x0 = _checks.progress(fn, x0, n, every, report)
-    ordered = _checks.flag(fn, "ordered", ordered)
-    _checks.one_device(fn, ordered, {"x0": x0})
-    return x0, ordered
+    return x0, *_checks.observer(fn, {"x0": x0}, None, ordered, partitioned)
 
 
 # --8<-- [start:pattern]
@@ -128,8 +132,7 @@ def progress(
         ValueError: `n` is negative, `every` is below 1, either is not below `2**31`,
             or `ordered=True` with `x0` on several devices.
     """
-    x0, ordered = _check("progress", x0, n, every, report, ordered)
-    partitioned = _checks.flag("progress", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("progress", x0, n, every, report, ordered, partitioned)
     loop = _compiled_loop if _checks.hashable(report) else _loop  # a static argument must hash
     return loop(x0, n=n, every=every, report=report, ordered=ordered, partitioned=partitioned)
 
@@ -173,8 +176,7 @@ def progress_print(
     x0: ArrayLike, n: int, every: int, *, ordered: bool = True, partitioned: bool = False
 ) -> jax.Array:
     """Like `progress`, but print `step {k}: {x}` to stdout (in program order by default)."""
-    x0, ordered = _check("progress_print", x0, n, every, None, ordered)
-    partitioned = _checks.flag("progress_print", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("progress_print", x0, n, every, None, ordered, partitioned)
     return _print_loop(x0, n=n, every=every, ordered=ordered, partitioned=partitioned)
 
 
@@ -183,8 +185,7 @@ def progress_log(
 ) -> jax.Array:
     """Like `progress_print`, but through `jax.debug.log` (INFO records of JAX's
     debugging logger), unordered by default as `jax.debug.log` is."""
-    x0, ordered = _check("progress_log", x0, n, every, None, ordered)
-    partitioned = _checks.flag("progress_log", "partitioned", partitioned)
+    x0, ordered, partitioned = _check("progress_log", x0, n, every, None, ordered, partitioned)
     if not hasattr(jax.debug, "log"):
         raise NotImplementedError(
             f"progress_log: this JAX ({jax.__version__}) has no jax.debug.log"

@@ -47,13 +47,11 @@ def on_host(report: Report | None, x: Any, y: Any, out: Any) -> None:
 
 
 def _check(
-    x: ArrayLike, y: ArrayLike, report: object, ordered: object
-) -> tuple[jax.Array, jax.Array, bool]:
+    x: ArrayLike, y: ArrayLike, report: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, jax.Array, bool, bool]:
     x, y = _checks.sin_scale(x, y)
-    _checks.sink("sin_scale", "report", report)
-    ordered = _checks.flag("sin_scale", "ordered", ordered)
-    _checks.one_device("sin_scale", ordered, {"x": x, "y": y})
-    return x, y.astype(x.dtype), ordered
+    flags = _checks.observer("sin_scale", {"x": x, "y": y}, report, ordered, partitioned)
+    return x, y.astype(x.dtype), *flags
 
 
 # --8<-- [start:pattern]
@@ -84,8 +82,7 @@ def sin_scale(
             callable, or `ordered` is not a bool.
         ValueError: `y` is not a scalar, or `ordered=True` with an input on several devices.
     """
-    x, y, ordered = _check(x, y, report, ordered)
-    partitioned = _checks.flag("sin_scale", "partitioned", partitioned)
+    x, y, ordered, partitioned = _check(x, y, report, ordered, partitioned)
     out = jnp.sin(x) * y + 1
     options = {"partitioned": True} if partitioned else {}
     jax.debug.callback(functools.partial(on_host, report), x, y, out, ordered=ordered, **options)

@@ -50,12 +50,11 @@ def on_host(report: Report | None, x: Any, total: Any, mean: Any) -> None:
 # --8<-- [end:host]
 
 
-def _check(x: ArrayLike, report: object, ordered: object) -> tuple[jax.Array, bool]:
+def _check(
+    x: ArrayLike, report: object, ordered: object, partitioned: object
+) -> tuple[jax.Array, bool, bool]:
     x = _checks.sum_mean(x)
-    _checks.sink("sum_mean", "report", report)
-    ordered = _checks.flag("sum_mean", "ordered", ordered)
-    _checks.one_device("sum_mean", ordered, {"x": x})
-    return x, ordered
+    return x, *_checks.observer("sum_mean", {"x": x}, report, ordered, partitioned)
 
 
 # --8<-- [start:pattern]
@@ -80,8 +79,7 @@ def sum_mean(
             is not a bool.
         ValueError: `x` is a scalar, or `ordered=True` with `x` on several devices.
     """
-    x, ordered = _check(x, report, ordered)
-    partitioned = _checks.flag("sum_mean", "partitioned", partitioned)
+    x, ordered, partitioned = _check(x, report, ordered, partitioned)
     wide = jnp.promote_types(x.dtype, jnp.float32)  # accumulate narrow floats in float32
     total = jnp.sum(x, axis=-1, dtype=wide).astype(x.dtype)
     mean = jnp.mean(x, axis=-1, dtype=wide).astype(x.dtype)
