@@ -41,6 +41,7 @@ import json
 import math
 import os
 import platform
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -140,6 +141,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "backend": backend,
         "raw": {},
         "checks": [],
+        "pairs": [],
         "failed": 0,
         "deselected": 0,
         "written": None,
@@ -206,9 +208,11 @@ class Measure:
         blocks: int = 1,
         budget: float = 1.0,
         check_loop: bool = False,
+        pair: tuple[str, Callable[[], Any]] | None = None,
     ) -> None:
         """Calibrate and time ``call``, which must block until its result is ready
-        (the caller has compiled it and run it once already)."""
+        (the caller has compiled it and run it once already). ``pair``, ``(id, call)`` of
+        the pattern's minimal form, is timed too, one round after each round of ``call``."""
         key = (suite, computation, variant["id"], int(n))
         raw = self.state["raw"] if self.state is not None else {}
         entry = raw.get(key)
@@ -239,19 +243,28 @@ class Measure:
         # One round of the bare loop after each of the harness's rounds, in every block,
         # pooled as the harness's are: the two alternate and see the same moments of the run,
         # so the check compares two ways of timing, not the machine's speed at two moments
-        # (on a virtual machine whose speed moves within minutes).
+        # (on a virtual machine whose speed moves within minutes). A pattern's minimal form
+        # is timed the same way beside it: one of its rounds after each of the pattern's.
         loop: list[float] | None = entry.setdefault("loop", []) if check_loop else None
+        if pair is not None and "pair" not in entry:
+            entry["pair"] = (pair[0], max(1, min(10_000, int(ROUND_S / _estimate(pair[1])))), [])
+        between: tuple[Callable[[], Any], int, list[float]] | None = None
+        if loop is not None:
+            between = (call, iterations, loop)
+        elif pair is not None:
+            between = (pair[1], entry["pair"][1], entry["pair"][2])
 
-        def loop_round() -> None:  # pytest-benchmark calls it after each round, untimed
-            assert loop is not None
-            loop.extend(_tight_loop(call, iterations, 1))
+        def one_round() -> None:  # pytest-benchmark calls it after each round, untimed
+            assert between is not None
+            fn, its, into = between
+            into.extend(_tight_loop(fn, its, 1))
 
         self.benchmark.pedantic(
             call,
             rounds=rounds,
             iterations=iterations,
             warmup_rounds=0,
-            teardown=loop_round if check_loop else None,
+            teardown=one_round if between is not None else None,
         )
         if self.state is None or self.benchmark.disabled:
             return
@@ -263,6 +276,8 @@ class Measure:
         raw[key] = entry
         if loop is not None and block == blocks - 1:
             self.state["checks"].append((key, sorted(loop)[len(loop) // 2]))
+        if pair is not None and block == blocks - 1:
+            self.state["pairs"].append((key, pair[0], entry["pair"][2]))
 
 
 def _tight_loop(call: Callable[[], Any], iterations: int, repeats: int) -> list[float]:
@@ -399,6 +414,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         }
         for key, loop in state["checks"]
     ]
+    pairs = [
+        {
+            "suite": key[0],
+            "computation": key[1],
+            "variant": key[2],
+            "minimal": minimal,
+            "n": key[3],
+            "pattern_s": medians[key],
+            "minimal_s": statistics.median(rounds),
+        }
+        for key, minimal, rounds in state["pairs"]
+    ]
     doc = {
         "schema": BENCH_SCHEMA,
         "device": stem,
@@ -406,6 +433,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "variants": sorted(variants.values(), key=lambda v: (v["order"], v["id"])),
         "results": results,
         "checks": checks,
+        "pairs": pairs,
     }
     errors = sorted(set(described_twice)) + validate_bench(doc)
     if not errors:  # the targets, measured in this run, go into the file beside the results

@@ -137,28 +137,27 @@ def _run(
     block: int,
     expected: Any = None,
     check_loop: bool = False,
+    minimal: cols.Subject | None = None,
 ) -> None:
     """Time one case. The cases of a row share their device arguments, and a case
-    compiled in block 0 is reused in the later blocks (compile time is never timed)."""
+    compiled in block 0 is reused in the later blocks (compile time is never timed).
+    ``minimal``, the minimal form a pattern is held to, is timed beside it in
+    alternating rounds (it is a case of the row too, compiled once)."""
     row = (suite, computation, n)
     if _ROW["key"] != row:
         _ROW.update(key=row, cases={}, dev=tuple(jax.device_put(a) for a in args))
+    where = f"{suite} {computation} n={n}"
     threads = blas.default_threads() if subject.blas_default else contextlib.nullcontext()
     with threads:
-        case = _ROW["cases"].get(subject.id)
-        if case is None:
-            try:
-                call, out, calls = timed_call(subject, args, _ROW["dev"])
-            except Skip as e:
-                _ROW["cases"][subject.id] = e
-                pytest.skip(str(e))
-            if expected is not None and subject.checked:
-                _check(f"{suite} {computation} n={n} {subject.id}", out, expected)
-            case = _ROW["cases"][subject.id] = (call, calls, _nbytes(args, out))
-            del out
+        case = _case(subject, args, expected, where)
         if isinstance(case, Skip):
             pytest.skip(str(case))
         call, calls, nbytes = case
+        pair = None
+        if minimal is not None and not isinstance(
+            beside := _case(minimal, args, expected, where), Skip
+        ):
+            pair = (minimal.id, beside[0])
         measure(
             call,
             suite=suite,
@@ -170,7 +169,24 @@ def _run(
             block=block,
             blocks=_blocks(),
             check_loop=check_loop,
+            pair=pair,
         )
+
+
+def _case(subject: cols.Subject, args: tuple[Any, ...], expected: Any, where: str) -> Any:
+    """The row's compiled ``(call, host calls, bytes)`` for ``subject``, or its Skip;
+    compiled, and its result checked, the first time the row asks for it."""
+    case = _ROW["cases"].get(subject.id)
+    if case is None:
+        try:
+            call, out, calls = timed_call(subject, args, _ROW["dev"])
+        except Skip as e:
+            case = _ROW["cases"][subject.id] = e
+            return case
+        if expected is not None and subject.checked:
+            _check(f"{where} {subject.id}", out, expected)
+        case = _ROW["cases"][subject.id] = (call, calls, _nbytes(args, out))
+    return case
 
 
 def _nbytes(args: tuple[Any, ...], out: Any) -> int:
@@ -236,7 +252,23 @@ def test_calls(measure: Any, name: str, n: int, subject: cols.Subject, block: in
         block=block,
         expected=expected,
         check_loop=check,
+        minimal=_minimal_for(name, subject),
     )
+
+
+def _minimal_for(name: str, subject: cols.Subject) -> cols.Subject | None:
+    """The minimal form a pattern of the calls suite is held to: its mechanism's bare form
+    with the same ordering where there is one (as jaxcb_core.bench.Device.minimal_for)."""
+    if subject.role != "pattern":
+        return None
+    found = [
+        s
+        for s in [*cols.minimal_call(name), *cols.minimal_send(name)]
+        if s.mechanism == subject.mechanism
+    ]
+    ordered = subject.id.endswith("/ordered")
+    same = [s for s in found if s.id.endswith("-ordered") == ordered]
+    return next(iter(same or found), None)
 
 
 # -------------------------------------------------------------------------------- vmap

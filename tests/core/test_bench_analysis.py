@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from jaxcb_core import bench
-from jaxcb_core.schema import BenchResult, BenchVariant, load_bench
+from jaxcb_core.schema import BenchFile, BenchResult, BenchVariant, PairedRatio, load_bench
 
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "bench"
 
@@ -40,9 +40,13 @@ def test_target_verdict() -> None:
     assert not t.model_copy(update={"value": 1.2}).met
 
 
-def _file(columns: dict[str, tuple[str, str, str]], times: dict[tuple[str, int], float]) -> Any:
+def _file(
+    columns: dict[str, tuple[str, str, str]],
+    times: dict[tuple[str, int], float],
+    pairs: tuple[PairedRatio, ...] = (),
+) -> Any:
     """A made-up benchmark file: ``columns[id] = (role, mechanism, form)``, ``times[(id, n)]``
-    the median of ``sin_scale`` at ``n`` in the calls suite."""
+    the median of ``sin_scale`` at ``n`` in the calls suite, and ``pairs``."""
     committed = load_bench(next(iter(sorted(DATA.glob("cpu-*.json")))))
     variants = [
         BenchVariant(id=i, label=i, role=r, mechanism=m, form=f, doc="", order=k)  # type: ignore[arg-type]
@@ -66,7 +70,8 @@ def _file(columns: dict[str, tuple[str, str, str]], times: dict[tuple[str, int],
         )
         for (i, n), t in times.items()
     ]
-    return bench.Device(committed.model_copy(update={"variants": variants, "results": results}))
+    update = {"variants": variants, "results": results, "pairs": list(pairs)}
+    return bench.Device(committed.model_copy(update=update))
 
 
 COLUMNS = {
@@ -147,3 +152,61 @@ def test_device_stem_names_the_vector_width() -> None:
     assert device_stem("cpu", "cpu", "AMD EPYC", "AVX-512") == "cpu-amd-epyc-avx-512"
     assert device_stem("cpu", "cpu", "AMD EPYC") == "cpu-amd-epyc"  # files older than the width
     assert device_stem("gpu", "NVIDIA H200", None, "AVX2") == "gpu-nvidia-h200"
+
+
+def _pair(variant: str, minimal: str, n: int, pattern_s: float, minimal_s: float) -> PairedRatio:
+    return PairedRatio(
+        suite="calls",
+        computation="sin_scale",
+        variant=variant,
+        minimal=minimal,
+        n=n,
+        pattern_s=pattern_s,
+        minimal_s=minimal_s,
+    )
+
+
+def test_a_pattern_timed_beside_its_minimal_form_is_held_to_those_rounds() -> None:
+    n = 1
+    times = {(i, n): 1.0 for i in COLUMNS}
+    # timed apart, the pattern looks 30 % slower; in alternating rounds, 2 % slower
+    times |= {("io_callback/unordered", n): 1.3}
+    beside = _pair("io_callback/unordered", "io_callback/minimal", n, 1.3, 1.275)
+    # a pair with another form than the one the pattern is held to is not used
+    other = _pair("io_callback/ordered", "io_callback/minimal", n, 1.0, 2.0)
+    targets = {
+        t.subject: t
+        for t in bench.targets(_file(COLUMNS, times, (beside, other)))
+        if t.name == "pattern ÷ its minimal form"
+    }
+    assert targets["io_callback/unordered"].value == pytest.approx(1.3 / 1.275)
+    assert targets["io_callback/unordered"].detail.startswith("in alternating rounds; ")
+    assert targets["io_callback/ordered"].value == pytest.approx(1.0)
+    assert targets["io_callback/ordered"].detail.startswith("fastest rounds: ")
+    unpaired = bench.targets(_file(COLUMNS, times))
+    assert {t.subject: t.value for t in unpaired if t.name == "pattern ÷ its minimal form"}[
+        "io_callback/unordered"
+    ] == pytest.approx(1.3)
+
+
+def test_a_pair_names_a_measured_pattern_and_a_listed_minimal_form() -> None:
+    committed = load_bench(next(iter(sorted(DATA.glob("cpu-*.json")))))
+    doc = committed.model_dump(mode="json", by_alias=True)
+    result = doc["results"][0]
+    doc["pairs"] = [
+        {
+            "suite": result["suite"],
+            "computation": result["computation"],
+            "variant": "no/such",
+            "minimal": "nor/this",
+            "n": result["n"],
+            "pattern_s": 1.0,
+            "minimal_s": 1.0,
+        }
+    ]
+    where = f"pair {result['suite']}/{result['computation']}/no/such/{result['n']}"
+    with pytest.raises(ValueError, match="no result for the pattern") as e:
+        BenchFile.model_validate(doc)
+    text = str(e.value)
+    assert f"{where}: no result for the pattern" in text
+    assert f"{where}: minimal form 'nor/this' is not listed in variants" in text

@@ -477,6 +477,24 @@ class HarnessCheck(Record):
         return self.harness_s / self.loop_s
 
 
+class PairedRatio(Record):
+    """A pattern and its mechanism's minimal form timed in alternating rounds, same case,
+    same run: the medians of the pattern's rounds and of the minimal form's rounds between
+    them, so that both medians come from the same moments of the run."""
+
+    suite: str
+    computation: str
+    variant: str
+    minimal: str
+    n: Annotated[int, Field(ge=1)]
+    pattern_s: float
+    minimal_s: float
+
+    @property
+    def ratio(self) -> float:
+        return self.pattern_s / self.minimal_s
+
+
 class BenchResult(Record):
     """Summary statistics of one case (never the raw rounds)."""
 
@@ -533,6 +551,7 @@ class BenchFile(Record):
     variants: list[BenchVariant]
     results: list[BenchResult]
     checks: list[HarnessCheck] = []
+    pairs: list[PairedRatio] = []
     targets: list[TargetRecord] = []
 
     @model_validator(mode="after")
@@ -553,6 +572,12 @@ class BenchFile(Record):
             if r.key() in seen:
                 problems.append(f"duplicate result {r.key()}")
             seen.add(r.key())
+        for p in self.pairs:
+            where = f"pair {p.suite}/{p.computation}/{p.variant}/{p.n}"
+            if (p.suite, p.computation, p.variant, p.n) not in seen:
+                problems.append(f"{where}: no result for the pattern")
+            if p.minimal not in ids:
+                problems.append(f"{where}: minimal form {p.minimal!r} is not listed in variants")
         if problems:
             raise ValueError("; ".join(problems[:10]))
         return self
