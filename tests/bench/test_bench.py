@@ -41,7 +41,7 @@ import subjects as cols
 import tools
 from seeds import SEEDS
 
-from jaxcb_core import catalog, references
+from jaxcb_core import bench, catalog, references
 
 pytestmark = pytest.mark.bench
 
@@ -257,18 +257,15 @@ def test_calls(measure: Any, name: str, n: int, subject: cols.Subject, block: in
 
 
 def _minimal_for(name: str, subject: cols.Subject) -> cols.Subject | None:
-    """The minimal form a pattern of the calls suite is held to: its mechanism's bare form
-    with the same ordering where there is one (as jaxcb_core.bench.Device.minimal_for)."""
+    """The minimal form a pattern of the calls suite is held to, chosen as the analysis
+    chooses it (``jaxcb_core.bench.Device.minimal_for``)."""
     if subject.role != "pattern":
         return None
-    found = [
-        s
-        for s in [*cols.minimal_call(name), *cols.minimal_send(name)]
-        if s.mechanism == subject.mechanism
-    ]
-    ordered = subject.id.endswith("/ordered")
-    same = [s for s in found if s.id.endswith("-ordered") == ordered]
-    return next(iter(same or found), None)
+    return bench.minimal_among(
+        [*cols.minimal_call(name), *cols.minimal_send(name)],
+        subject.mechanism,
+        ordered=subject.id.endswith("/ordered"),
+    )
 
 
 # -------------------------------------------------------------------------------- vmap

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
 
@@ -25,6 +25,7 @@ __all__ = [
     "crossover",
     "fixed_cost_crossover",
     "loop_steps",
+    "minimal_among",
     "pattern_ratios",
     "targets",
 ]
@@ -36,6 +37,33 @@ HARNESS_TARGET = 1.10  # the harness against a tight perf_counter loop, either w
 VMAP_TARGET = 1.5  # vmap at the largest batch against one unbatched call on the same data
 CROSSOVER = 2.0  # fixed cost stops dominating where a call takes 2x its one-element time
 LARGE = 1_000_000  # "large n" for the floor target
+
+
+class _Column(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def mechanism(self) -> str: ...
+    @property
+    def form(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Column)
+
+
+def minimal_among(columns: Iterable[C], mechanism: str, *, ordered: bool = False) -> C | None:
+    """The mechanism's minimal form among ``columns`` (a file's variants, or the bench's
+    subjects): its bare ``call``, or ``send`` for an observer; with ``ordered``, the
+    ordered bare form where there is one."""
+    found = [
+        c
+        for c in columns
+        if c.role == "minimal" and c.form in ("call", "send") and c.mechanism == mechanism
+    ]
+    same = [c for c in found if c.id.endswith("-ordered") == ordered]
+    return next(iter(same or found), None)
 
 
 class Device:
@@ -108,11 +136,9 @@ class Device:
     def minimal_of(self, mechanism: str, *, ordered: bool = False) -> BenchVariant | None:
         """The mechanism's minimal form: its bare ``call``, or ``send`` for an observer;
         with ``ordered``, the ordered bare form where one was measured."""
-        found = [
-            v for v in self.of_form("call", "send", role="minimal") if v.mechanism == mechanism
-        ]
-        same = [v for v in found if v.id.endswith("-ordered") == ordered]
-        return next(iter(same or found), None)
+        return minimal_among(
+            self.of_form("call", "send", role="minimal"), mechanism, ordered=ordered
+        )
 
     def minimal_for(self, pattern: BenchVariant) -> BenchVariant | None:
         """The minimal form a pattern is held to: same mechanism, same ordering."""
