@@ -204,6 +204,7 @@ class Measure:
         n: int,
         host_calls: int | None,
         nbytes: int | None,
+        page_faults: int | None = None,
         block: int = 0,
         blocks: int = 1,
         budget: float = 1.0,
@@ -225,6 +226,7 @@ class Measure:
                 "variant": dict(variant),
                 "host_calls": host_calls,
                 "bytes": nbytes,
+                "page_faults": page_faults,
             }
         per_call, iterations = entry["per_call"], entry["iterations"]
         scale = float(os.environ.get("JAXCB_BENCH_SCALE", "1")) * budget
@@ -315,6 +317,7 @@ def _summaries(raw: dict[tuple[Any, ...], dict[str, Any]]) -> list[dict[str, Any
                 "iterations": int(entry["iterations"]),
                 "host_calls": entry["host_calls"],
                 "bytes": entry["bytes"],
+                "page_faults": entry.get("page_faults"),
             }
         )
     return out

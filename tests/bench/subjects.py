@@ -67,6 +67,9 @@ class Subject:
     jit: bool = True  # False: plain Python on NumPy arrays (the floor)
     checked: bool = True  # False: the result is not the computation's
     blas_default: bool = False
+    #: True: the jitted function donates its first argument, and each timed call is given
+    #: the previous call's result in its place (an in-place form: the output aliases it)
+    donate: bool = False
     #: what each timed call does with the jitted function's result on the host (checkify's
     #: ``err.throw()``), returning the computation's result; part of the timed call
     finish: Callable[[Any], Any] | None = None
@@ -236,6 +239,39 @@ def minimal_call(name: str) -> list[Subject]:
 
             what = f"The bare {v.mechanism} running the NumPy floor on the host, nothing else"
             out.append(_minimal(v, ordered, "call", what, build))
+    return out
+
+
+def minimal_in_place(name: str) -> list[Subject]:
+    """Each mechanism's bare ``call_in_place``: the NumPy floor's ``out=`` form writing
+    into the output buffer, which aliases the donated first argument (no fresh output)."""
+    into = catalog.by_name(name).numpy_into
+    if into is None:
+        return []
+    out = []
+    for v, call in _bare("call_in_place"):
+
+        def build(t: Tally, call: Any = call) -> Callable[..., Any]:
+            host = counting(into, t, "host")
+            return lambda *args: call(host, _spec(name, args), *args)
+
+        plain = f"{v.mechanism}/minimal"
+        out.append(
+            Subject(
+                id=f"{plain}-in-place",
+                label=f"{v.mechanism}, minimal, in place",
+                role="minimal",
+                mechanism=v.mechanism,
+                form="call-in-place",
+                doc=f"The bare {v.mechanism} running the NumPy floor with out= into its output "
+                "buffer, which aliases its first argument (input_output_aliases), donated: "
+                "each call is given the previous call's result, so XLA allocates no fresh output.",
+                build=build,
+                order=v.order + 7,
+                of=plain,
+                donate=True,
+            )
+        )
     return out
 
 

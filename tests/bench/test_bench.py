@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 from collections.abc import Callable
 from typing import Any
 
@@ -83,12 +84,18 @@ class Skip(Exception):
 _ROW: dict[str, Any] = {"key": None, "cases": {}, "dev": ()}
 
 
+def _faults() -> int:
+    """Minor page faults of this process so far (every thread: XLA's included)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def timed_call(
     subject: cols.Subject, args: tuple[Any, ...], dev_args: tuple[Any, ...]
-) -> tuple[Callable[[], Any], Any, int | None]:
-    """``(call, result, host calls per call)``; ``call()`` runs once and blocks until the
-    result is ready. Compiled and counted inside the subject's probe (so its host
-    functions are the counted ones), timed outside it."""
+) -> tuple[Callable[[], Any], Any, int | None, int]:
+    """``(call, result, host calls per call, page faults per call)``; ``call()`` runs once
+    and blocks until the result is ready. Compiled and counted inside the subject's probe
+    (so its host functions are the counted ones), timed outside it. Host calls and page
+    faults are counted on one untimed call after the first."""
     if not subject.jit:  # plain Python: the floor, or an implementation called eagerly
         np_args = tuple(np.asarray(a) for a in args)
         with subject.observe() as tally:
@@ -99,31 +106,40 @@ def timed_call(
 
             out = plain()  # an eager call compiles what it needs the first time
             jax.effects_barrier()
-            before = None if tally is None else tally.calls
+            before, faults = None if tally is None else tally.calls, _faults()
             out = plain()
             jax.effects_barrier()
+            faults = _faults() - faults
             calls = None if tally is None or before is None else tally.calls - before
-        return plain, out, calls
+        return plain, out, calls, faults
     with subject.observe() as tally:
         built = subject.build(tally)
         # a fresh function for jax.jit: jitting the pattern itself would share its compile
         # cache with an earlier suite's subject, whose host function counted into that tally
-        f = jax.jit(lambda *a: built(*a))
+        f = jax.jit(lambda *a: built(*a), donate_argnums=(0,) if subject.donate else ())
+        # an in-place form is given its previous result in place of the donated argument
+        # (a copy of the row's first argument to start with: the row's own is never donated)
+        state = [jnp.copy(dev_args[0]) if subject.donate else dev_args[0]]
 
         def call() -> Any:
-            out = jax.block_until_ready(f(*dev_args))
+            out = jax.block_until_ready(f(*state, *dev_args[1:]))
+            if subject.donate:
+                state[0] = out
             return out if subject.finish is None else subject.finish(out)
 
         try:
-            call()  # compiles
+            first = call()  # compiles
         except Exception as e:  # measured where it runs; the matrix has the error
             raise Skip(f"{subject.id}: {type(e).__name__}: {str(e).splitlines()[0]}") from e
+        if subject.donate:  # the first result is the one computed from the row's arguments
+            first = jax.tree.map(np.array, first)
         jax.effects_barrier()
-        before = None if tally is None else tally.calls
+        before, faults = None if tally is None else tally.calls, _faults()
         out = call()
         jax.effects_barrier()
+        faults = _faults() - faults
         calls = None if tally is None or before is None else tally.calls - before
-    return call, out, calls
+    return call, first if subject.donate else out, calls, faults
 
 
 def _run(
@@ -152,7 +168,7 @@ def _run(
         case = _case(subject, args, expected, where)
         if isinstance(case, Skip):
             pytest.skip(str(case))
-        call, calls, nbytes = case
+        call, calls, nbytes, faults = case
         pair = None
         if minimal is not None and not isinstance(
             beside := _case(minimal, args, expected, where), Skip
@@ -166,6 +182,7 @@ def _run(
             n=n,
             host_calls=calls,
             nbytes=nbytes,
+            page_faults=faults,
             block=block,
             blocks=_blocks(),
             check_loop=check_loop,
@@ -174,18 +191,18 @@ def _run(
 
 
 def _case(subject: cols.Subject, args: tuple[Any, ...], expected: Any, where: str) -> Any:
-    """The row's compiled ``(call, host calls, bytes)`` for ``subject``, or its Skip;
+    """The row's compiled ``(call, host calls, bytes, page faults)`` for ``subject``, or its Skip;
     compiled, and its result checked, the first time the row asks for it."""
     case = _ROW["cases"].get(subject.id)
     if case is None:
         try:
-            call, out, calls = timed_call(subject, args, _ROW["dev"])
+            call, out, calls, faults = timed_call(subject, args, _ROW["dev"])
         except Skip as e:
             case = _ROW["cases"][subject.id] = e
             return case
         if expected is not None and subject.checked:
             _check(f"{where} {subject.id}", out, expected)
-        case = _ROW["cases"][subject.id] = (call, calls, _nbytes(args, out))
+        case = _ROW["cases"][subject.id] = (call, calls, _nbytes(args, out), faults)
     return case
 
 
@@ -217,8 +234,8 @@ def call_subjects(name: str) -> list[cols.Subject]:
     out += cols.patterns(name, "jit")
     minimal = cols.minimal_call(name)
     out += minimal + cols.minimal_send(name)
-    if name == "sin_scale":
-        out += cols.noops()
+    if name == "sin_scale":  # the size sweep: fresh output buffers against one written in place
+        out += cols.minimal_in_place(name) + cols.noops()
     if name in cols.BLAS_USERS and blas.available():
         out += [cols.blas_default(cols.floor(name)), *map(cols.blas_default, minimal[:1])]
     if name in SEEDS:

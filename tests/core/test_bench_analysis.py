@@ -44,9 +44,11 @@ def _file(
     columns: dict[str, tuple[str, str, str]],
     times: dict[tuple[str, int], float],
     pairs: tuple[PairedRatio, ...] = (),
+    faults: dict[tuple[str, int], int] | None = None,
 ) -> Any:
     """A made-up benchmark file: ``columns[id] = (role, mechanism, form)``, ``times[(id, n)]``
-    the median of ``sin_scale`` at ``n`` in the calls suite, and ``pairs``."""
+    the median of ``sin_scale`` at ``n`` in the calls suite, ``pairs``, and the page faults
+    per call ``faults[(id, n)]`` where given."""
     committed = load_bench(next(iter(sorted(DATA.glob("cpu-*.json")))))
     variants = [
         BenchVariant(id=i, label=i, role=r, mechanism=m, form=f, doc="", order=k)  # type: ignore[arg-type]
@@ -67,6 +69,7 @@ def _file(
             iterations=1,
             host_calls=None,
             bytes=0,
+            page_faults=(faults or {}).get((i, n)),
         )
         for (i, n), t in times.items()
     ]
@@ -123,6 +126,38 @@ def test_floor_targets_at_every_large_n_and_buffer_against_into() -> None:
     assert into.subject == "buffer_callback/default"
     assert into.value == pytest.approx(3.0)
     assert into.detail == "into 1 s, the bare buffer_callback running the floor 2 s, pattern 3 s"
+    into7 = got[("buffer_callback ÷ NumPy into a preallocated array", "sin_scale, n = 10000000")]
+    assert into7.value == pytest.approx(3.0)
+    # no in-place form measured: no target for it, and no page faults in the details
+    assert not [t for t in got.values() if "in place" in t.name or "page faults" in t.detail]
+
+
+def test_an_in_place_form_is_held_to_numpy_into_and_page_faults_decompose() -> None:
+    columns = COLUMNS | {
+        "buffer_callback/minimal-in-place": ("minimal", "buffer_callback", "call-in-place")
+    }
+    n = 10**7
+    times = {(i, n): 20.0 for i in columns}
+    times |= {("floor/numpy-into", n): 10.0, ("buffer_callback/default", n): 25.0}
+    times |= {("buffer_callback/minimal-in-place", n): 11.0, ("buffer_callback/minimal", n): 30.0}
+    faults = {("buffer_callback/default", n): 9766, ("buffer_callback/minimal-in-place", n): 0}
+    dev = _file(columns, times, faults=faults)
+    got = {(t.name, t.where): t for t in bench.targets(dev)}
+    where = "sin_scale, n = 10000000"
+    into = got[("buffer_callback ÷ NumPy into a preallocated array", where)]
+    assert into.value == pytest.approx(2.5)
+    assert into.detail == (
+        "into 10 s, the bare buffer_callback running the floor 30 s, pattern 25 s "
+        "(9,766 page faults per call), in place 11 s (0 page faults per call)"
+    )
+    place = got[("buffer_callback, in place ÷ NumPy into a preallocated array", where)]
+    assert place.subject == "buffer_callback/minimal-in-place"
+    assert place.value == pytest.approx(1.1)
+    assert place.limit == bench.IN_PLACE_TARGET
+    assert place.met
+    assert place.detail == "into 10 s, in place 11 s (0 page faults per call)"
+    # the in-place form is never the minimal form a pattern is held to
+    assert dev.minimal_for(dev.variants["buffer_callback/default"]).id == "buffer_callback/minimal"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

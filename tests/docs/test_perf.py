@@ -119,3 +119,54 @@ def test_every_cpu_side_by_side() -> None:
     assert f"{every} of {len(common)} targets measured in all {len(cpus)} CPU files" in rendered
     for f in cpus:
         assert f"{f.environment.processor}, {f.environment.simd or 'no width recorded'}" in rendered
+
+
+def test_a_fresh_output_buffer_is_decomposed_with_its_page_faults(rendered: str) -> None:
+    """Where a file has the in-place form and page faults, the findings set the pattern's
+    fresh output buffer against it; the sentence is built from that file's results."""
+    from jaxcb_core.schema import BenchVariant
+
+    committed = data.bench_files()[0]
+    n, where = 10**7, ("calls", "sin_scale")
+    base = next(r for r in committed.results if r.suite == "calls" and r.n == n)
+    place = BenchVariant(
+        id="buffer_callback/minimal-in-place",
+        label="in place",
+        role="minimal",
+        mechanism="buffer_callback",
+        form="call-in-place",
+        doc="",
+        order=57,
+    )
+    rows = {"buffer_callback/default": (0.025, 9766), "floor/numpy-into": (0.010, 0)}
+    rows[place.id] = (0.011, 0)
+    results = [r for r in committed.results if (r.suite, r.computation, r.n) != (*where, n)]
+    for vid, (t, faults) in rows.items():
+        results.append(
+            base.model_copy(
+                update={
+                    "variant": vid,
+                    "median_s": t,
+                    "q1_s": t,
+                    "q3_s": t,
+                    "min_s": t,
+                    "iqr_s": 0.0,
+                    "page_faults": faults,
+                }
+            )
+        )
+    variants = [v for v in committed.variants if v.id != place.id] + [place]
+    dev = bench.Device(committed.model_copy(update={"variants": variants, "results": results}))
+    (sentence,) = perf._fresh_outputs(dev)
+    assert "`buffer_callback` pattern takes 25 ms with 9,766 page faults per call" in sentence
+    assert "NumPy into a preallocated array 10 ms" in sentence
+    assert "takes 11 ms (×1.1 NumPy into) with 0 page faults" in sentence
+    # and on the page, for every committed file that recorded them
+    for file in data.bench_files():
+        for r in file.results:
+            if (
+                r.variant == place.id
+                and r.page_faults is not None
+                and r.n == max(x.n for x in file.results if x.variant == place.id)
+            ):
+                assert f"takes {perf.fmt_time(r.median_s)} (" in rendered

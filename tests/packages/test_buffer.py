@@ -168,7 +168,7 @@ def test_registry_rows(x32: None) -> None:
         assert set(row.implementations) == set(PURE)
         assert set(row.unsupported) == {"log_steps", "host_draw", "progress"}
         assert all(row.unsupported.values())
-        assert set(row.bare) == {"call", "noop"}
+        assert set(row.bare) == {"call", "call_in_place", "noop"}
         for name in PURE:  # every implementation runs (unbatched) and is right
             c = by_name(name)
             args = c.make_args(np.dtype("float32"))
@@ -197,3 +197,24 @@ def test_registry_without_buffer_callback(monkeypatch: pytest.MonkeyPatch) -> No
     for row in rows:
         assert dict(row.implementations) == {}
         assert dict(row.unsupported) == {c.name: UNAVAILABLE for c in CATALOG}
+
+
+def test_bare_call_in_place_writes_into_the_donated_input(x32: None) -> None:
+    """The benchmarks' in-place minimal form: the result is right, and under a jit that
+    donates the first argument the output is that argument's memory (no fresh buffer)."""
+    bare = _registry.variants()[0]["bare"]["call_in_place"]
+    c = by_name("sin_scale")
+    x, y = c.make_args(np.dtype("float32"))
+    into = c.numpy_into
+    assert into is not None
+    spec = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    f = jax.jit(lambda x, y: bare(into, spec, x, y), donate_argnums=0)
+    xd = jnp.array(x)
+    where = xd.unsafe_buffer_pointer()
+    out = f(xd, y)
+    assert xd.is_deleted()
+    assert out.unsafe_buffer_pointer() == where
+    assert_close(out, c.reference(x, y), c.tolerance(np.float32), np.float32)
+    again = f(out, y)  # the previous result in its place, as the benchmark calls it
+    twice = c.reference(np.asarray(c.reference(x, y), np.float32), y)
+    assert_close(again, twice, c.tolerance(np.float32), np.float32)

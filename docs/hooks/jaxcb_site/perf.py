@@ -96,6 +96,8 @@ def cell(r: BenchResult | None) -> str:
     tip = f"median of {r.rounds} rounds; IQR {fmt_time(r.iqr_s)}"
     if r.host_calls is not None:
         tip += f"; {r.host_calls} host call(s) per call"
+    if r.page_faults is not None:
+        tip += f"; {r.page_faults:,} page faults per call"
     return f'<span title="{esc(tip)}">{fmt_time(r.median_s)}</span>'
 
 
@@ -599,6 +601,7 @@ def _findings(d: Device) -> str:
         out.append(
             f"**In a {steps[0]['steps']:,}-step `lax.scan`**, one round trip per step adds: {parts}."
         )
+    out += _fresh_outputs(d)
     sizes = d.sizes("calls", "sin_scale")
     cross = []
     for v in d.of_form("call", "send", role="minimal"):
@@ -615,6 +618,40 @@ def _findings(d: Device) -> str:
     if not d.env.quiet:
         out.append(f"**Measured under load** ({d.env.load}): see the warning under *Devices*.")
     return "\n".join(f"- {i}" for i in out) or "–"
+
+
+def _fresh_outputs(d: Device) -> list[str]:
+    """Where a file has an in-place form with page faults recorded: at the largest
+    ``sin_scale``, what a fresh output buffer costs against one written before."""
+    out = []
+    into_id = "floor/numpy-into"
+    for v in d.of_form("call-in-place", role="minimal"):
+        sizes = [n for n in d.sizes("calls", "sin_scale") if d.get("calls", "sin_scale", v.id, n)]
+        if not sizes:
+            continue
+        n = sizes[-1]
+        inp, into = d.get("calls", "sin_scale", v.id, n), d.get("calls", "sin_scale", into_id, n)
+        pats = [
+            r
+            for p in d.host_patterns()
+            if p.mechanism == v.mechanism
+            and (r := d.get("calls", "sin_scale", p.id, n)) is not None
+            and r.page_faults is not None
+        ]
+        if inp is None or into is None or inp.page_faults is None or not pats:
+            continue
+        pat = min(pats, key=lambda r: r.median_s)
+        out.append(
+            f"**A fresh output buffer** (`sin_scale`, n = {fmt_count(n)}): XLA gives each call "
+            f"a new result buffer, and the first write to each of its memory pages is a page "
+            f"fault. The `{v.mechanism}` pattern takes {fmt_time(pat.median_s)} with "
+            f"{pat.page_faults:,} page faults per call, NumPy into a preallocated array "
+            f"{fmt_time(into.median_s)}; the bare `{v.mechanism}` writing into its donated "
+            f"input instead (`input_output_aliases`) takes {fmt_time(inp.median_s)} "
+            f"({fmt_ratio(inp.median_s / into.median_s)} NumPy into) with "
+            f"{inp.page_faults:,} page faults."
+        )
+    return out
 
 
 def sec_findings() -> str:

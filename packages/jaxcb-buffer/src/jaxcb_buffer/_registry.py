@@ -71,6 +71,18 @@ def _bare_call(host: Any, result_type: Any, *args: Any) -> Any:
     return buffer_callback(callback, result_type, vmap_method="expand_dims")(*args)
 
 
+def _bare_call_in_place(into: Any, result_type: Any, *args: Any) -> Any:
+    """The minimal form without a fresh output: ``into(out, *arrays)`` writes the result
+    into the output buffer, which is the first argument's (``input_output_aliases``): a
+    caller that donates that argument gives XLA memory it has written before."""
+    from jax.experimental.buffer_callback import buffer_callback
+
+    def callback(ctx: Any, out: Any, *ins: Any) -> None:
+        into(np.asarray(out), *(np.asarray(a) for a in ins))
+
+    return buffer_callback(callback, result_type, input_output_aliases={0: 0})(*args)
+
+
 def _noop(x: Any) -> Any:
     """One round trip that does no host work: the output is returned unwritten."""
     from jax.experimental.buffer_callback import buffer_callback
@@ -103,7 +115,7 @@ def _row(
         "probe": HOST_FUNCTIONS if modules else {},
     }
     if with_bare:
-        spec["bare"] = {"call": _bare_call, "noop": _noop}
+        spec["bare"] = {"call": _bare_call, "call_in_place": _bare_call_in_place, "noop": _noop}
     return spec
 
 

@@ -25,7 +25,7 @@ from typing import Any, NotRequired, TypedDict
 from .probe import Probe, make_probe
 
 GROUP = "jaxcb.mechanisms"
-BARE_FORMS = frozenset({"call", "send", "noop"})
+BARE_FORMS = frozenset({"call", "call_in_place", "send", "noop"})
 EFFECT_MECHANISMS = frozenset({"io_callback", "debug.callback", "debug.print", "debug.log"})
 
 __all__ = ["GROUP", "ProbeSpec", "Variant", "VariantSpec", "discover", "from_dict"]
@@ -72,7 +72,9 @@ class VariantSpec(TypedDict):
     scope: NotRequired[str]
     #: the mechanism's minimal forms, for the benchmarks: ``"call"``,
     #: ``call(host, result_type, *args)`` computing a result on the host with the NumPy
-    #: function ``host``; ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to
+    #: function ``host``; ``"call_in_place"``, ``call_in_place(into, result_type, *args)``,
+    #: the same with ``into(out, *arrays)`` writing the result into the output buffer,
+    #: which aliases the first argument (donate it under ``jax.jit``); ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to
     #: the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns an
     #: array like ``x`` (the fixed cost of the mechanism)
     bare: NotRequired[Mapping[str, Callable[..., Any]]]

@@ -495,8 +495,10 @@ class PairedRatio(Record):
         return self.pattern_s / self.minimal_s
 
 
-class BenchResult(Record):
+class BenchResult(Sparse):
     """Summary statistics of one case (never the raw rounds)."""
+
+    OMIT_IF_NONE = frozenset({"page_faults"})
 
     suite: Literal["calls", "vmap", "loops", "grad", "eager", "tools"]
     computation: str
@@ -511,6 +513,10 @@ class BenchResult(Record):
     iterations: Annotated[int, Field(ge=1)]
     host_calls: Count | None
     bytes: Count | None
+    #: minor page faults of the process during one untimed call after compiling (the call
+    #: whose host calls are counted): memory touched for the first time, such as a fresh
+    #: output buffer. None in files measured before it was recorded.
+    page_faults: Count | None = None
 
     @model_validator(mode="after")
     def _times(self) -> BenchResult:

@@ -18,6 +18,7 @@ from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
 __all__ = [
     "CROSSOVER",
     "HARNESS_TARGET",
+    "IN_PLACE_TARGET",
     "PATTERN_TARGET",
     "VMAP_TARGET",
     "Device",
@@ -37,6 +38,9 @@ HARNESS_TARGET = 1.10  # the harness against a tight perf_counter loop, either w
 VMAP_TARGET = 1.5  # vmap at the largest batch against one unbatched call on the same data
 CROSSOVER = 2.0  # fixed cost stops dominating where a call takes 2x its one-element time
 LARGE = 1_000_000  # "large n" for the floor target
+#: buffer_callback writing into its donated input (no fresh output buffer) against NumPy
+#: into a preallocated array, at every n >= LARGE: both write memory touched before
+IN_PLACE_TARGET = 1.2
 
 
 class _Column(Protocol):
@@ -340,23 +344,40 @@ INTO_MECHANISM = "buffer_callback"
 
 
 def _into_targets(dev: Device) -> list[Target]:
+    """At every n >= LARGE: the best pattern, and the in-place minimal form where one was
+    measured, against NumPy writing into a preallocated array."""
     out = []
     for comp in dev.computations("calls"):
-        into = dev.t("calls", comp, "floor/numpy-into", LARGE)
-        pats = _timed(dev, comp, LARGE, INTO_MECHANISM)
-        if into is None or not pats:
-            continue
-        t, best = pats[0]
-        out.append(
-            Target(
-                name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
-                subject=best.id,
-                value=t / into,
-                limit=FLOOR_TARGET,
-                where=f"{comp}, n = {LARGE}",
-                detail=_decomposition(dev, comp, LARGE, best, f"into {into:.3g} s"),
+        for n in (n for n in dev.sizes("calls", comp) if n >= LARGE):
+            into = dev.t("calls", comp, "floor/numpy-into", n)
+            pats = _timed(dev, comp, n, INTO_MECHANISM)
+            if into is None or not pats:
+                continue
+            t, best = pats[0]
+            name = f"{INTO_MECHANISM} ÷ NumPy into a preallocated array"
+            out.append(
+                Target(
+                    name=name,
+                    subject=best.id,
+                    value=t / into,
+                    limit=FLOOR_TARGET,
+                    where=f"{comp}, n = {n}",
+                    detail=_decomposition(dev, comp, n, best, f"into {into:.3g} s"),
+                )
             )
-        )
+            for v in dev.of_form("call-in-place", role="minimal"):
+                if v.mechanism == INTO_MECHANISM and (ti := dev.t("calls", comp, v.id, n)):
+                    out.append(
+                        Target(
+                            name=f"{INTO_MECHANISM}, in place ÷ NumPy into a preallocated array",
+                            subject=v.id,
+                            value=ti / into,
+                            limit=IN_PLACE_TARGET,
+                            where=f"{comp}, n = {n}",
+                            detail=f"into {into:.3g} s, in place {ti:.3g} s"
+                            + _faults(dev, comp, v.id, n),
+                        )
+                    )
     return out
 
 
@@ -382,8 +403,21 @@ def _decomposition(dev: Device, comp: str, n: int, best: BenchVariant, first: st
     noop = dev.t("calls", comp, f"{best.mechanism}/noop", n)
     if noop is not None:
         parts.append(f"its no-op alone {noop:.3g} s")
-    parts.append(f"pattern {dev.t('calls', comp, best.id, n):.3g} s")
+    parts.append(
+        f"pattern {dev.t('calls', comp, best.id, n):.3g} s" + _faults(dev, comp, best.id, n)
+    )
+    for v in dev.of_form("call-in-place", role="minimal"):
+        if v.mechanism == best.mechanism and (ti := dev.t("calls", comp, v.id, n)):
+            parts.append(f"in place {ti:.3g} s" + _faults(dev, comp, v.id, n))
     return ", ".join(parts)
+
+
+def _faults(dev: Device, comp: str, variant: str, n: int) -> str:
+    """`` (P page faults per call)`` where the file recorded them, else nothing."""
+    r = dev.get("calls", comp, variant, n)
+    if r is None or r.page_faults is None:
+        return ""
+    return f" ({r.page_faults:,} page faults per call)"
 
 
 def _vmap_targets(dev: Device) -> list[Target]:
