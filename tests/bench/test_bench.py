@@ -119,7 +119,7 @@ def timed_call(
         f = jax.jit(lambda *a: built(*a), donate_argnums=(0,) if subject.donate else ())
         # an in-place form is given its previous result in place of the donated argument
         # (a copy of the row's first argument to start with: the row's own is never donated)
-        state = [jnp.copy(dev_args[0]) if subject.donate else dev_args[0]]
+        state = [jnp.copy(dev_args[0])] if subject.donate else list(dev_args[:1])
 
         def call() -> Any:
             out = jax.block_until_ready(f(*state, *dev_args[1:]))
