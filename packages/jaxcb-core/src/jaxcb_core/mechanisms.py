@@ -74,8 +74,8 @@ class VariantSpec(TypedDict):
     #: ``call(host, result_type, *args)`` computing a result on the host with the NumPy
     #: function ``host``; ``"call_in_place"``, ``call_in_place(into, result_type, *args)``,
     #: the same with ``into(out, *arrays)`` writing the result into the output buffer,
-    #: which aliases the first argument (donate it under ``jax.jit``); ``"send"``, ``send(host, *args, ordered=...)`` delivering arrays to
-    #: the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns an
+    #: which aliases the first argument (donate it under ``jax.jit``); ``"send"``,
+    #: ``send(host, *args, ordered=...)`` delivering arrays to the host; ``"noop"``, ``noop(x)``, one round trip that does no work and returns an
     #: array like ``x`` (the fixed cost of the mechanism)
     bare: NotRequired[Mapping[str, Callable[..., Any]]]
 

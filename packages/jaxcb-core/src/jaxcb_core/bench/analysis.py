@@ -144,6 +144,13 @@ class Device:
             self.of_form("call", "send", role="minimal"), mechanism, ordered=ordered
         )
 
+    def in_place_of(self, mechanism: str) -> BenchVariant | None:
+        """The mechanism's bare call writing into its donated input, where one was measured."""
+        return next(
+            (v for v in self.of_form("call-in-place", role="minimal") if v.mechanism == mechanism),
+            None,
+        )
+
     def minimal_for(self, pattern: BenchVariant) -> BenchVariant | None:
         """The minimal form a pattern is held to: same mechanism, same ordering."""
         return self.minimal_of(pattern.mechanism, ordered=pattern.id.endswith("/ordered"))
@@ -354,10 +361,9 @@ def _into_targets(dev: Device) -> list[Target]:
             if into is None or not pats:
                 continue
             t, best = pats[0]
-            name = f"{INTO_MECHANISM} ÷ NumPy into a preallocated array"
             out.append(
                 Target(
-                    name=name,
+                    name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
                     subject=best.id,
                     value=t / into,
                     limit=FLOOR_TARGET,
@@ -365,19 +371,19 @@ def _into_targets(dev: Device) -> list[Target]:
                     detail=_decomposition(dev, comp, n, best, f"into {into:.3g} s"),
                 )
             )
-            for v in dev.of_form("call-in-place", role="minimal"):
-                if v.mechanism == INTO_MECHANISM and (ti := dev.t("calls", comp, v.id, n)):
-                    out.append(
-                        Target(
-                            name=f"{INTO_MECHANISM}, in place ÷ NumPy into a preallocated array",
-                            subject=v.id,
-                            value=ti / into,
-                            limit=IN_PLACE_TARGET,
-                            where=f"{comp}, n = {n}",
-                            detail=f"into {into:.3g} s, in place {ti:.3g} s"
-                            + _faults(dev, comp, v.id, n),
-                        )
+            v = dev.in_place_of(INTO_MECHANISM)
+            if v is not None and (ti := dev.t("calls", comp, v.id, n)):
+                out.append(
+                    Target(
+                        name=f"{INTO_MECHANISM}, in place ÷ NumPy into a preallocated array",
+                        subject=v.id,
+                        value=ti / into,
+                        limit=IN_PLACE_TARGET,
+                        where=f"{comp}, n = {n}",
+                        detail=f"into {into:.3g} s, in place {ti:.3g} s"
+                        + _faults(dev, comp, v.id, n),
                     )
+                )
     return out
 
 
@@ -406,9 +412,9 @@ def _decomposition(dev: Device, comp: str, n: int, best: BenchVariant, first: st
     parts.append(
         f"pattern {dev.t('calls', comp, best.id, n):.3g} s" + _faults(dev, comp, best.id, n)
     )
-    for v in dev.of_form("call-in-place", role="minimal"):
-        if v.mechanism == best.mechanism and (ti := dev.t("calls", comp, v.id, n)):
-            parts.append(f"in place {ti:.3g} s" + _faults(dev, comp, v.id, n))
+    v = dev.in_place_of(best.mechanism)
+    if v is not None and (ti := dev.t("calls", comp, v.id, n)):
+        parts.append(f"in place {ti:.3g} s" + _faults(dev, comp, v.id, n))
     return ", ".join(parts)
 
 
