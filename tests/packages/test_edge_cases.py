@@ -1,6 +1,6 @@
 """No silent wrong answers: edge inputs of the pure computations, every package at once.
 
-- `bessel_jv` of `jaxcb_native` and `jaxcb_debug` (the same trapezoidal rule) against
+- `bessel_jv` of `jaxcb_native`, `jaxcb_compute_on` and `jaxcb_debug` (one trapezoidal rule) against
   SciPy over v in [0, 1000] and z in [1e-3, 1e4]: accurate to the catalog's tolerance
   where `|v| + |z| <= 80`, NaN (values and derivatives) outside, checked on both sides
   of the boundary; the issue's `J_128(1)`, `J_0(1e4)` and `J_1(200)` are NaN.
@@ -34,7 +34,7 @@ from jaxcb_core.mechanisms import discover
 
 PACKAGES = sorted({v.package for v in discover() if v.implementations} - {"jaxcb_legacy"})
 DIFFERENTIABLE = [p for p in PACKAGES if p != "jaxcb_io"]  # io_callback has no JVP rule
-TRAPEZOID = [p for p in PACKAGES if p in ("jaxcb_native", "jaxcb_debug")]
+TRAPEZOID = [p for p in PACKAGES if p in ("jaxcb_native", "jaxcb_compute_on", "jaxcb_debug")]
 RANGE = 80  # the accurate range of the trapezoidal bessel_jv: |v| + |z| <= RANGE
 NARROW = {"float16": (np.float16, 4e-3), "bfloat16": (jnp.bfloat16, 3e-2)}  # dtype, rtol
 
@@ -234,7 +234,7 @@ def test_cubic_root_outside_the_domain(package: str, x32: None) -> None:
     b = np.array([0.5, 10.0, -10.0, 8.0, 0.0], np.float32)
     x = np.asarray(jitted(package, "cubic_root")(a, b), np.float64)
     one_root = [False, True, True, True, False]
-    if package in TRAPEZOID:  # jaxcb_native and the copy in jaxcb_debug
+    if package in TRAPEZOID:  # jaxcb_native (run by jaxcb_compute_on) and the copy in jaxcb_debug
         assert np.isnan(x).tolist() == [True, False, False, False, True]
     else:
         assert np.isfinite(x).all()

@@ -1,4 +1,7 @@
-"""jaxcb_native: every pure computation against the catalog's NumPy/SciPy reference.
+"""jaxcb_native and jaxcb_compute_on: every pure computation against the catalog's reference.
+
+jaxcb_compute_on runs jaxcb_native's jax.numpy code with its operations marked for the host
+(``compute_on("device_host")``), so one body checks both packages.
 
 Validation errors are checked for every package at once in test_validation.py.
 """
@@ -16,23 +19,31 @@ import scipy.linalg
 import scipy.special
 from pkg_support import assert_close, diff_argnum, in_axes, partial_in, stacked_reference, tangent
 
+import jaxcb_compute_on
 import jaxcb_native
 from jaxcb_core import references
 from jaxcb_core.catalog import by_name
-from jaxcb_native import bessel_jv, cubic_root, expm
 
 NAMES = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
+PACKAGES = {"jaxcb_native": jaxcb_native, "jaxcb_compute_on": jaxcb_compute_on}
+HOST_MARK = '_xla_compute_type = "host"'  # what compute_on writes on each operation it moves
 
 
-def fn(name: str) -> Callable[..., Any]:
-    return getattr(jaxcb_native, name)
+@pytest.fixture(params=sorted(PACKAGES))
+def package(request: pytest.FixtureRequest) -> Any:
+    return PACKAGES[request.param]
+
+
+@pytest.fixture
+def fn(package: Any) -> Callable[[str], Callable[..., Any]]:
+    return lambda name: getattr(package, name)
 
 
 # --- the catalog cases ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_jit_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
+def test_jit_matches_reference(name: str, dtype: np.dtype[Any], fn: Any) -> None:
     c = by_name(name)
     args = c.make_args(dtype)
     out = jax.jit(fn(name))(*args)
@@ -40,7 +51,7 @@ def test_jit_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_jvp_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
+def test_jvp_matches_reference(name: str, dtype: np.dtype[Any], fn: Any) -> None:
     c = by_name(name)
     args = c.make_args(dtype)
     t = tangent(c, args)
@@ -50,7 +61,7 @@ def test_jvp_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_grad_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
+def test_grad_matches_reference(name: str, dtype: np.dtype[Any], fn: Any) -> None:
     c = by_name(name)
     args = c.make_args(dtype)
     g = partial_in(c, fn(name), args)
@@ -67,7 +78,7 @@ def test_grad_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
 
 
 @pytest.mark.parametrize("name", ["sin_scale", "bessel_jv"])
-def test_hessian_matches_finite_differences(name: str, x64: None) -> None:
+def test_hessian_matches_finite_differences(name: str, x64: None, fn: Any) -> None:
     c = by_name(name)
     args = c.make_args(np.dtype("float64"))
     out = jax.jit(jax.hessian(partial_in(c, fn(name), args)))(args[diff_argnum(c)])
@@ -77,7 +88,7 @@ def test_hessian_matches_finite_differences(name: str, x64: None) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_vmap_matches_stacked_reference(name: str, dtype: np.dtype[Any]) -> None:
+def test_vmap_matches_stacked_reference(name: str, dtype: np.dtype[Any], fn: Any) -> None:
     c = by_name(name)
     batched = c.batched_args(dtype, 3)
     out = jax.jit(jax.vmap(fn(name), in_axes=in_axes(c, batched)))(*batched)
@@ -87,7 +98,8 @@ def test_vmap_matches_stacked_reference(name: str, dtype: np.dtype[Any]) -> None
 # --- beyond the catalog inputs ---------------------------------------------------------------
 
 
-def test_bessel_jv_broadcasts_orders_and_promotes_int_z(dtype: np.dtype[Any]) -> None:
+def test_bessel_jv_broadcasts_orders_and_promotes_int_z(dtype: np.dtype[Any], package: Any) -> None:
+    bessel_jv = package.bessel_jv
     v = np.array([[-3], [0], [2]], np.int32)
     z = np.linspace(0.5, 5.0, 5).astype(dtype)
     out = jax.jit(bessel_jv)(v, z)
@@ -99,8 +111,9 @@ def test_bessel_jv_broadcasts_orders_and_promotes_int_z(dtype: np.dtype[Any]) ->
     np.testing.assert_allclose(out, scipy.special.jv(2, [1.0, 2.0, 3.0]), atol=1e-6)
 
 
-def test_cubic_root_derivative_in_a(dtype: np.dtype[Any]) -> None:
+def test_cubic_root_derivative_in_a(dtype: np.dtype[Any], package: Any) -> None:
     """Autodiff through Cardano + Newton gives the implicit derivative in `a` too."""
+    cubic_root = package.cubic_root
     c = by_name("cubic_root")
     a, b = c.make_args(dtype)
     t = np.linspace(-1, 1, a.size).astype(dtype)
@@ -111,7 +124,8 @@ def test_cubic_root_derivative_in_a(dtype: np.dtype[Any]) -> None:
     np.testing.assert_allclose(dx, ref, rtol=rtol, atol=atol)
 
 
-def test_expm_stack_of_matrices(dtype: np.dtype[Any]) -> None:
+def test_expm_stack_of_matrices(dtype: np.dtype[Any], package: Any) -> None:
+    expm = package.expm
     a = 0.5 * np.random.default_rng(1).standard_normal((2, 3, 4, 4)).astype(dtype)
     out = jax.jit(expm)(a)
     assert out.shape == a.shape
@@ -121,12 +135,28 @@ def test_expm_stack_of_matrices(dtype: np.dtype[Any]) -> None:
     np.testing.assert_allclose(out, ref.reshape(a.shape), rtol=rtol, atol=atol)
 
 
-def test_registry_row() -> None:
-    from jaxcb_core.mechanisms import from_dict
-    from jaxcb_native._registry import variants
+@pytest.mark.parametrize("name", NAMES)
+def test_operations_marked_for_the_host(name: str) -> None:
+    """compute_on marks the operations of the lowered program; the native package none."""
+    args = by_name(name).make_args(np.dtype("float32"))
+    marked = jax.jit(getattr(jaxcb_compute_on, name)).lower(*args).as_text()
+    plain = jax.jit(getattr(jaxcb_native, name)).lower(*args).as_text()
+    assert marked.count(HOST_MARK) > 0
+    assert plain.count(HOST_MARK) == 0
 
+
+@pytest.mark.parametrize(
+    ("package_name", "row_id"),
+    [("jaxcb_native", "native/jax"), ("jaxcb_compute_on", "compute_on/device_host")],
+)
+def test_registry_row(package_name: str, row_id: str) -> None:
+    import importlib
+
+    from jaxcb_core.mechanisms import from_dict
+
+    variants = importlib.import_module(f"{package_name}._registry").variants
     (row,) = [from_dict(d) for d in variants()]
-    assert row.id == "native/jax"
+    assert row.id == row_id
     assert row.probe is None  # nothing runs on the host
     assert {n: f.__name__ for n, f in row.implementations.items()} == {n: n for n in NAMES}
     assert set(row.unsupported) == {"log_steps", "host_draw", "progress"}

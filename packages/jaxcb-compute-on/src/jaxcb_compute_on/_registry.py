@@ -1,0 +1,35 @@
+"""The compute_on row of the support matrix (entry point ``jaxcb.mechanisms``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
+    from jaxcb_core.mechanisms import VariantSpec
+
+PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+UNSUPPORTED = {
+    "log_steps": "compute_on runs XLA operations on the host, not Python: nothing can log",
+    "host_draw": "compute_on runs XLA operations on the host, not Python: no numpy Generator",
+    "progress": "compute_on runs XLA operations on the host, not Python: nothing can report",
+}
+
+
+def variants() -> list[VariantSpec]:
+    modules = {n: importlib.import_module(f"jaxcb_compute_on.{n}") for n in PURE}
+    return [
+        {
+            "id": "compute_on/device_host",
+            "mechanism": "compute_on",
+            "label": 'compute_on("device_host")',
+            "doc": "The jax.numpy computation, its operations marked to run on the host's "
+            "processor: no Python, no callback.",
+            "package": "jaxcb_compute_on",
+            "order": 60,
+            "implementations": {n: getattr(m, n) for n, m in modules.items()},
+            "modules": modules,
+            "unsupported": dict(UNSUPPORTED),
+            "probe": None,  # nothing of Python runs on the host
+        }
+    ]
