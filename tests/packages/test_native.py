@@ -145,6 +145,20 @@ def test_operations_marked_for_the_host(name: str) -> None:
     assert plain.count(HOST_MARK) == 0
 
 
+def test_the_registry_knows_where_expm_lowers() -> None:
+    """compute_on's expm is listed unsupported exactly where JAX fails to lower it (0.4.30:
+    `tox -e legacy` runs this test too)."""
+    from jaxcb_compute_on import _registry
+
+    a = np.array([[0.0, -0.5], [0.5, 0.0]], np.float32)
+    expm = jax.jit(jaxcb_compute_on.expm)
+    if "expm" in _registry.UNSUPPORTED:
+        with pytest.raises(AttributeError, match="Block' object has no attribute 'operation'"):
+            expm(a)
+    else:
+        np.testing.assert_allclose(expm(a), scipy.linalg.expm(a), rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize(
     ("package_name", "row_id"),
     [("jaxcb_native", "native/jax"), ("jaxcb_compute_on", "compute_on/device_host")],
