@@ -3,7 +3,9 @@
 For every mechanism package in ``packages/`` (a package with a ``_registry.py``: a new
 one adds a tab by existing) and every computation of the catalog:
 
-- if the package has the module ``<computation>.py``, the tab shows its module
+- if the package has the module ``<computation>.py`` (or a module with a snippet
+  section named ``<computation>``, where one module holds several one-line patterns:
+  that section only), the tab shows its module
   docstring (the contract) and includes every named snippet section of the file
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
@@ -56,12 +58,20 @@ class Package:
         return self.src.relative_to(ROOT).as_posix()
 
     def module(self, computation: str) -> Path | None:
+        """``<computation>.py``, or the public module with a section named ``computation``
+        (a package whose patterns are one line each keeps them in one module)."""
         p = self.src / f"{computation}.py"
-        return p if p.is_file() else None
+        if p.is_file():
+            return p
+        shared = (q for q in sorted(self.src.glob("*.py")) if not q.name.startswith("_"))
+        return next((q for q in shared if computation in dict(sections(q))), None)
 
     def sources(self, computation: str) -> list[Path]:
         """The files of one pattern: the module, and a kernel of the same name if any."""
-        return [p for ext in SOURCES if (p := self.src / f"{computation}{ext}").is_file()]
+        path = self.module(computation)
+        if path is None:
+            return []
+        return [p for ext in SOURCES if (p := path.with_suffix(ext)).is_file()]
 
 
 def _order(pkg: Package) -> tuple[int, str]:
@@ -197,7 +207,9 @@ def tab(pkg: Package, computation: str) -> str:
                 + indent(doc, 4)
             )
         secs = sections(path)
-        if secs and not any(name == "pattern" for name, _ in secs):
+        if path.stem != computation:  # a module of several patterns: this one's section
+            secs = [(name, lines) for name, lines in secs if name == computation]
+        elif secs and not any(name == "pattern" for name, _ in secs):
             raise ValueError(f"{path.relative_to(ROOT)} has sections but no `pattern` section")
         links = " · ".join(
             f"[`{p.name}` on GitHub]({url})"
@@ -208,6 +220,8 @@ def tab(pkg: Package, computation: str) -> str:
             body.append(f"The whole file: {links}, or expand it below the sections.")
         for source in pkg.sources(computation):
             secs = sections(source)
+            if source.stem != computation:
+                secs = [(name, lines) for name, lines in secs if name == computation]
             if secs:
                 body += [code_block(pkg, computation, source, name, lines) for name, lines in secs]
                 body.append(whole_file(source))

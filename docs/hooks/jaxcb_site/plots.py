@@ -82,7 +82,7 @@ def plot_sizes(d: Device) -> bytes:
     lines = [
         ("floor/numpy", "black", "--"),
         *[
-            (v.id, "0.5", "-")
+            (v.id, "0.5", "-" if v.mechanism == "native" else ":")  # compute_on dotted
             for v in d.variants.values()
             if v.role == "native" and v.form == "pattern"
         ],
