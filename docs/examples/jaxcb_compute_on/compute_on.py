@@ -1,4 +1,5 @@
 import inspect
+import re
 
 import jax
 import jax.numpy as jnp
@@ -19,10 +20,20 @@ else:  # the releases before: the compute type alone, as a context manager
             return sin_scale(x, y)
 
 
+mark = re.compile(r'(stablehlo\.\w+)[^\n]*_xla_compute_type = "host"')  # compute_on's mark
+
+
+def ops_on_host(f, *args):
+    return sorted(set(mark.findall(jax.jit(f).lower(*args).as_text())))
+
+
+def loss(x):
+    return on_host(x, 2.0).sum()
+
+
 x = jnp.linspace(0.0, 1.5, 4)
-f = jax.jit(on_host)
-print("jit: ", f(x, 2.0))
-mark = '_xla_compute_type = "host"'  # on each operation compute_on moves to the host
-print("operations marked for the host:", f.lower(x, 2.0).as_text().count(mark))
+print("jit: ", jax.jit(on_host)(x, 2.0))
+print("on the host:", ops_on_host(on_host, x, 2.0))
+print("grad:", jax.grad(loss)(x))
+print("on the host under grad:", ops_on_host(jax.grad(loss), x))
 print("vmap:", jax.vmap(on_host, in_axes=(None, 0))(x, jnp.array([1.0, 2.0])))
-print("grad:", jax.grad(lambda x: on_host(x, 2.0).sum())(x))
