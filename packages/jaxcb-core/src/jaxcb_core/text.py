@@ -36,14 +36,19 @@ def render(data: MatrixFile, width: int = 80) -> str:
         lines.append(f"  {i:>2} {v.id}")
     # transform labels as wide as the longest, or cut (…) so that a row fits in `width`
     label_w = min(max(len(t.label) for t in transforms) + 1, max(10, width - 3 * len(variants)))
+    # more columns than a row holds: blocks of equal size, one under the other
+    blocks = -(-len(variants) // max(1, (width - label_w) // 3))
+    size = -(-len(variants) // max(1, blocks))
     for comp in data.computations:
         lines += ["", f"{comp.name}: {comp.summary}"[:width]]
-        lines.append(" " * label_w + "".join(f"{i:>3}" for i in range(1, len(variants) + 1)))
-        for t in transforms:
-            found = (cells.get((v.id, comp.name, t.id)) for v in variants)
-            row = [SYMBOL[c.status] if c else " " for c in found]
-            label = t.label if len(t.label) < label_w else t.label[: label_w - 2] + "…"
-            lines.append(f"{label:<{label_w}}" + "".join(f"{s:>3}" for s in row))
+        for start in range(0, len(variants), size):
+            block = list(enumerate(variants, 1))[start : start + size]
+            lines.append(" " * label_w + "".join(f"{i:>3}" for i, _ in block))
+            for t in transforms:
+                found = (cells.get((v.id, comp.name, t.id)) for _, v in block)
+                row = [SYMBOL[c.status] if c else " " for c in found]
+                label = t.label if len(t.label) < label_w else t.label[: label_w - 2] + "…"
+                lines.append(f"{label:<{label_w}}" + "".join(f"{s:>3}" for s in row))
     return "\n".join(lines)
 
 
