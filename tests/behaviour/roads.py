@@ -17,6 +17,7 @@ ROADS: tuple[tuple[str, str], ...] = (
     ("compute-on-context", "compute_on as a context manager, the form of earlier JAX releases"),
     ("copy-to-host-async", "copy_to_host_async: start the copies, read the values later"),
     ("colocated-python", "colocated_python: Python next to the devices, three calls"),
+    ("colocated-python-threads", "colocated_python called from two threads at once"),
 )
 
 for _id, _title in ROADS:
