@@ -43,7 +43,8 @@ def test_content(file: BenchFile) -> None:
     # NumPy and XLA run without a host call, whatever the column's role (the default-BLAS
     # floor and the native no-op are references)
     mechanisms = {v.id: v.mechanism for v in file.variants}
-    hostless = {v.id for v in file.variants if v.mechanism in ("numpy", "native")}
+    # (compute_on: XLA code on the host's processor, no Python either)
+    hostless = {v.id for v in file.variants if v.mechanism in ("numpy", "native", "compute_on")}
     # a check that passes runs nothing on the host (checkify has no host side; error_if
     # calls the host only when its check fails)
     hostless |= {v.id for v in file.variants if v.form in ("checkify", "error_if")}
