@@ -1,128 +1,40 @@
-"""The argument checks of this package's patterns, in one place.
+"""The argument checks of this package's patterns: every check the packages share comes
+from `jaxcb_native._checks` (one place for all of them), and this file adds the ones only
+this package needs.
 
 Not part of any lesson: each pattern module calls these first, so that every bad argument
 is a `TypeError` or `ValueError` naming it, raised before JAX sees it, and the module itself
-holds the pattern. Copy this file with the pattern module you copy.
+holds the pattern. Copy this file and `jaxcb_native/_checks.py` with the pattern module
+you copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import jax
-import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
 
+from jaxcb_native._checks import (  # the checks every package shares
+    ORDER_LIMIT,
+    bessel_jv,
+    count,
+    cubic_root,
+    expm,
+    floating,
+    sin_scale,
+    sum_mean,
+    vmap_method,
+)
 
-def array(fn: str, name: str, value: object) -> jax.Array:
-    """`value` as a JAX array, or an error that names the argument."""
-    try:
-        return jnp.asarray(value)
-    except OverflowError as e:  # a Python int beyond the default integer dtype
-        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
-    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
-        got = type(value).__name__
-        if isinstance(value, np.ndarray):
-            got = f"an array of dtype {value.dtype}"
-        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
-
-
-def floating(fn: str, name: str, value: ArrayLike) -> jax.Array:
-    """`value` as an array of a floating dtype."""
-    a = array(fn, name, value)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(f"{fn}: {name} must have a floating dtype, got {a.dtype}")
-    return a
-
-
-def count(fn: str, name: str, value: object, low: int) -> int:
-    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
-    if value >= 2**31:
-        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
-    return value
-
-
-def vmap_method(fn: str, value: object, allowed: Sequence[str | None]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{fn}: vmap_method must be one of {tuple(allowed)}, got {value!r}")
-
-
-ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
-
-
-def orders(fn: str, v: ArrayLike) -> jax.Array:
-    """Integer orders as int32, clamped to `+-ORDER_LIMIT`: `v - 1` and `v + 1` never wrap."""
-    v = array(fn, "v", v)
-    if not jnp.issubdtype(v.dtype, jnp.integer):
-        raise TypeError(f"{fn}: v must have an integer dtype, got {v.dtype}")
-    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
-        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
-        v = jnp.clip(v, low, ORDER_LIMIT)
-    return v.astype(jnp.int32)
-
-
-def broadcastable(fn: str, a: tuple[str, jax.Array], b: tuple[str, jax.Array]) -> tuple[int, ...]:
-    """The shape `a` and `b` broadcast to, or an error naming both."""
-    try:
-        return jnp.broadcast_shapes(a[1].shape, b[1].shape)
-    except ValueError:
-        raise ValueError(
-            f"{fn}: {a[0]} and {b[0]} must be broadcastable, got shapes {a[1].shape} and "
-            f"{b[1].shape}"
-        ) from None
-
-
-def sin_scale(x: ArrayLike, y: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    """`x` a floating array, `y` a real scalar (not bool or complex)."""
-    x, y = array("sin_scale", "x", x), array("sin_scale", "y", y)
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
-    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
-        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
-    if y.ndim != 0:
-        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
-    return x, y
-
-
-def sum_mean(x: ArrayLike) -> jax.Array:
-    """`x` a floating array with at least one axis."""
-    x = floating("sum_mean", "x", x)
-    if x.ndim < 1:
-        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
-    return x
-
-
-def bessel_jv(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[int, ...]]:
-    """int32 orders `v`, `z` floating (an integer `z` in the default float dtype), and the
-    shape they broadcast to."""
-    v, z = orders("bessel_jv", v), array("bessel_jv", "z", z)
-    if jnp.issubdtype(z.dtype, jnp.integer):
-        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
-    elif not jnp.issubdtype(z.dtype, jnp.floating):
-        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
-    return v, z, broadcastable("bessel_jv", ("v", v), ("z", z))
-
-
-def expm(a: ArrayLike) -> jax.Array:
-    """`a` a floating stack of square matrices, shape `(..., n, n)`."""
-    a = floating("expm", "a", a)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
-    return a
-
-
-def cubic_root(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[int, ...]]:
-    """`a` and `b` floating arrays, and the shape they broadcast to."""
-    a, b = array("cubic_root", "a", a), array("cubic_root", "b", b)
-    for name, arg in (("a", a), ("b", b)):
-        if not jnp.issubdtype(arg.dtype, jnp.floating):
-            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
-    return a, b, broadcastable("cubic_root", ("a", a), ("b", b))
+__all__ = [
+    "ORDER_LIMIT",
+    "bessel_jv",
+    "cubic_root",
+    "expm",
+    "log_steps",
+    "sin_scale",
+    "sum_mean",
+    "vmap_method",
+]
 
 
 def log_steps(x0: ArrayLike, n: object) -> jax.Array:

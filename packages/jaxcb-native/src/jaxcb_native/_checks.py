@@ -1,16 +1,42 @@
-"""The argument checks of this package's patterns, in one place.
+"""The argument checks of every jaxcb pattern package, in one place.
 
-Not part of any lesson: each pattern module calls these first, so that every bad argument
+Not part of any lesson: each pattern module calls these first (through its package's
+`_checks`, which adds the few checks only that package needs), so that every bad argument
 is a `TypeError` or `ValueError` naming it, raised before JAX sees it, and the module itself
-holds the pattern. Copy this file with the pattern module you copy.
+holds the pattern. Copy this file, and the package's `_checks.py`, with the pattern module
+you copy.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+
+__all__ = [
+    "ORDER_LIMIT",
+    "array",
+    "bessel_jv",
+    "broadcastable",
+    "count",
+    "cubic_root",
+    "expm",
+    "flag",
+    "floating",
+    "hashable",
+    "host_draw",
+    "log_steps",
+    "orders",
+    "progress",
+    "sin_scale",
+    "sink",
+    "sum_mean",
+    "vmap_method",
+]
 
 
 def array(fn: str, name: str, value: object) -> jax.Array:
@@ -105,3 +131,74 @@ def cubic_root(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[
         if not jnp.issubdtype(arg.dtype, jnp.floating):
             raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
     return a, b, broadcastable("cubic_root", ("a", a), ("b", b))
+
+
+def vmap_method(fn: str, value: object, allowed: Sequence[str | None]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{fn}: vmap_method must be one of {tuple(allowed)}, got {value!r}")
+
+
+def flag(fn: str, name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{fn}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def sink(fn: str, name: str, value: object) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise TypeError(f"{fn}: {name} must be callable or None, got {type(value).__name__}")
+    return value
+
+
+def count(fn: str, name: str, value: object, low: int) -> int:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+    return value
+
+
+def hashable(value: object) -> bool:
+    """Whether `value` can be a static argument of `jax.jit` (it must hash)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def log_steps(fn: str, x0: ArrayLike, n: object, log: object) -> jax.Array:
+    """`x0` floating, `n` a step count, `log` callable or None."""
+    x0 = floating(fn, "x0", x0)
+    count(fn, "n", n, 0)
+    sink(fn, "log", log)
+    return x0
+
+
+def progress(fn: str, x0: ArrayLike, n: object, every: object, report: object) -> jax.Array:
+    """`x0` floating, `n` and `every` step counts, `report` callable or None."""
+    x0 = floating(fn, "x0", x0)
+    count(fn, "n", n, 0)
+    count(fn, "every", every, 1)
+    sink(fn, "report", report)
+    return x0
+
+
+def host_draw(shape: object, rng: object) -> tuple[int, ...]:
+    """`shape` a tuple of non-negative ints below `2**31`; `rng` a NumPy generator or None."""
+    if not (
+        isinstance(shape, tuple)
+        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
+    ):
+        raise ValueError(
+            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
+        )
+    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
+        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
+            "host_draw: rng must be a numpy.random.Generator (an object with "
+            f"standard_normal) or None, got {type(rng).__name__}"
+        )
+    return shape
