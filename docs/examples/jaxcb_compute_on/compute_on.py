@@ -36,4 +36,14 @@ print("jit: ", jax.jit(on_host)(x, 2.0))
 print("on the host:", ops_on_host(on_host, x, 2.0))
 print("grad:", jax.grad(loss)(x))
 print("on the host under grad:", ops_on_host(jax.grad(loss), x))
-print("vmap:", jax.vmap(on_host, in_axes=(None, 0))(x, jnp.array([1.0, 2.0])))
+batched = jax.vmap(on_host, in_axes=(None, 0))
+print("vmap:", batched(x, jnp.array([1.0, 2.0])))
+print("on the host under vmap:", ops_on_host(batched, x, jnp.array([1.0, 2.0])))
+
+
+def three_steps(x):
+    return jax.lax.scan(lambda c, _: (on_host(c, 0.5), None), x, None, length=3)[0]
+
+
+print("scan:", jax.jit(three_steps)(x))
+print("on the host in a scan:", ops_on_host(three_steps, x))
