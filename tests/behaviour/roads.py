@@ -18,7 +18,9 @@ ROADS: tuple[tuple[str, str], ...] = (
     ("copy-to-host-async", "copy_to_host_async: start the copies, read the values later"),
     ("colocated-python", "colocated_python: Python next to the devices, three calls"),
     ("colocated-python-threads", "colocated_python called from two threads at once"),
+    ("checkify-runtime-errors", "checkify.check under jit, and the flag that raises at run time"),
 )
+FRESH = {"checkify-runtime-errors"}  # it turns a global flag on: an interpreter of its own
 
 for _id, _title in ROADS:
-    script("road", _id, _title, DOCS / "roads" / f"{_id}.py")
+    script("road", _id, _title, DOCS / "roads" / f"{_id}.py", fresh=_id in FRESH)
