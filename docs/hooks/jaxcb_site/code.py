@@ -134,6 +134,13 @@ def sections(path: Path) -> list[tuple[str, list[str]]]:
     return sorted(out, key=lambda s: rank[s[0]])
 
 
+def pattern_sections(path: Path, computation: str) -> list[tuple[str, list[str]]]:
+    """The sections of ``path`` that show ``computation``: every one in its own module, the
+    one named after it in a module of several patterns."""
+    secs = sections(path)
+    return secs if path.stem == computation else [s for s in secs if s[0] == computation]
+
+
 def docstring(path: Path) -> str:
     return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
 
@@ -206,10 +213,8 @@ def tab(pkg: Package, computation: str) -> str:
                 f'!!! abstract "Contract, from the docstring of `{pkg.name}.{computation}`"\n\n'
                 + indent(doc, 4)
             )
-        secs = sections(path)
-        if path.stem != computation:  # a module of several patterns: this one's section
-            secs = [(name, lines) for name, lines in secs if name == computation]
-        elif secs and not any(name == "pattern" for name, _ in secs):
+        secs = pattern_sections(path, computation)
+        if path.stem == computation and secs and not any(name == "pattern" for name, _ in secs):
             raise ValueError(f"{path.relative_to(ROOT)} has sections but no `pattern` section")
         links = " · ".join(
             f"[`{p.name}` on GitHub]({url})"
@@ -219,9 +224,7 @@ def tab(pkg: Package, computation: str) -> str:
         if links:
             body.append(f"The whole file: {links}, or expand it below the sections.")
         for source in pkg.sources(computation):
-            secs = sections(source)
-            if source.stem != computation:
-                secs = [(name, lines) for name, lines in secs if name == computation]
+            secs = pattern_sections(source, computation)
             if secs:
                 body += [code_block(pkg, computation, source, name, lines) for name, lines in secs]
                 body.append(whole_file(source))

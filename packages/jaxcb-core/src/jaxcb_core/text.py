@@ -39,10 +39,11 @@ def render(data: MatrixFile, width: int = 80) -> str:
     # more columns than a row holds: blocks of equal size, one under the other
     blocks = -(-len(variants) // max(1, (width - label_w) // 3))
     size = -(-len(variants) // max(1, blocks))
+    numbered = list(enumerate(variants, 1))
     for comp in data.computations:
         lines += ["", f"{comp.name}: {comp.summary}"[:width]]
         for start in range(0, len(variants), size):
-            block = list(enumerate(variants, 1))[start : start + size]
+            block = numbered[start : start + size]
             lines.append(" " * label_w + "".join(f"{i:>3}" for i, _ in block))
             for t in transforms:
                 found = (cells.get((v.id, comp.name, t.id)) for _, v in block)
