@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import pickle
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,10 +21,10 @@ import pytest
 
 from jaxcb_core import matrix
 from jaxcb_core.catalog import CATALOG, by_name
-from jaxcb_core.matrix.cell import run_cell
+from jaxcb_core.matrix.cell import Recorder, run_cell
 from jaxcb_core.matrix.transforms import by_id
 from jaxcb_core.mechanisms import discover
-from jaxcb_core.probe import HostFunctions
+from jaxcb_core.probe import Counted, HostFunctions
 from jaxcb_core.schema import load_matrix
 
 callback = pytest.importorskip("jax._src.callback")
@@ -98,12 +99,13 @@ COMMITTED = _committed()
 # The variants whose host side is Python that JAX dispatches. A C++ kernel's calls are
 # counted by its shim only, and a Python FFI handler's (ffi_python) reach it from XLA through
 # ctypes, past JAX's callback dispatch: tests/packages/test_ffi.py and test_pyffi.py check
-# those counts against known ones.
+# those counts against known ones. colocated_python runs outside any compiled program, so
+# no callback dispatch sees it either: tests/packages/test_colocated.py checks its log.
 CALLBACK_VARIANTS = [
     v
     for v in discover()
     if v.reaches_host
-    and v.mechanism != "ffi_python"
+    and v.mechanism not in ("ffi_python", "colocated_python")
     and (isinstance(v.probe, HostFunctions) or v.mechanism == "debug.print")
 ]
 # The transforms where counting is hardest: backward passes, nested derivatives, batching.
@@ -200,3 +202,23 @@ def test_cases_cover_every_callback_variant() -> None:
         if c.name in v.implementations
     }
     assert pairs <= {(c, t) for _, c, t in CASES}, "a computation never met under a transform"
+
+
+def test_a_counted_host_function_and_a_recorder_unpickle_as_themselves() -> None:
+    """colocated_python pickles the function it sends to the host, with what it captures:
+    in the same process, the copy of a counting wrapper or a recording sink is the
+    original, so the host's calls reach the observation that is open."""
+    counted = next(
+        w
+        for v in discover()
+        if isinstance(v.probe, HostFunctions)
+        for ws in v.probe.wrappers.values()
+        for w in ws
+    )
+    assert isinstance(counted, Counted)
+    assert pickle.loads(pickle.dumps(counted)) is counted
+    recorder = Recorder()
+    assert pickle.loads(pickle.dumps(recorder)) is recorder
+    bare = Counted(len, "len")  # never installed: nothing to refer to
+    with pytest.raises(pickle.PicklingError, match="a Counted not installed cannot be pickled"):
+        pickle.dumps(bare)

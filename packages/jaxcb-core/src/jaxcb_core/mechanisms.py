@@ -70,6 +70,11 @@ class VariantSpec(TypedDict):
     transforms: NotRequired[Sequence[str]]
     #: why, shown in those cells (required with ``transforms``)
     scope: NotRequired[str]
+    #: ``True``: the implementations take concrete arrays only and run outside ``jax.jit``
+    #: (``colocated_python``). The matrix measures every transform as for any row; the
+    #: benchmarks call them without ``jax.jit`` and leave them out of the suites that batch,
+    #: loop or differentiate
+    eager_only: NotRequired[bool]
     #: the mechanism's minimal forms, for the benchmarks: ``"call"``,
     #: ``call(host, result_type, *args)`` computing a result on the host with the NumPy
     #: function ``host``; ``"call_in_place"``, ``call_in_place(into, result_type, *args)``,
@@ -97,6 +102,7 @@ class Variant:
     transforms: tuple[str, ...] | None = None
     scope: str = ""
     bare: Mapping[str, Callable[..., Any]] = dataclasses.field(default_factory=dict)
+    eager_only: bool = False
 
     def implementation(self, name: str) -> Callable[..., Any] | None:
         return self.implementations.get(name)
@@ -143,7 +149,7 @@ class Variant:
         }
 
 
-_OPTIONAL = {"transforms", "scope", "bare"}
+_OPTIONAL = {"transforms", "scope", "bare", "eager_only"}
 _KEYS = {f.name for f in dataclasses.fields(Variant)} - _OPTIONAL
 
 
@@ -195,6 +201,7 @@ def from_dict(d: Mapping[str, Any]) -> Variant:
         transforms=None if transforms is None else tuple(transforms),
         scope=d.get("scope", ""),
         bare=bare,
+        eager_only=bool(d.get("eager_only", False)),
     )
 
 

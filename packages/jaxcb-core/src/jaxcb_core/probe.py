@@ -29,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import importlib
+import pickle
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -134,6 +136,7 @@ class Counted:
         self.fn = fn
         self.name = name
         self.tallies: list[Tally] = []  # the open observations, in the order they began
+        self.home: tuple[str, str] | None = None  # (module, attribute) once installed
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         tallies = self.tallies
@@ -142,6 +145,14 @@ class Counted:
                 tally.add(self.name, args)
         return self.fn(*args, **kwargs)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickled as the module attribute it is installed at: a host that unpickles it in
+        this process (colocated_python sends functions pickled) calls this very wrapper, so
+        its calls reach the observations open here."""
+        if self.home is None:
+            raise pickle.PicklingError(f"{self.name}: a Counted not installed cannot be pickled")
+        return _installed, self.home
+
     @classmethod
     def install(cls, owner: Any, attr: str) -> Counted:
         """The counting wrapper of ``owner.attr``, put in place the first time it is asked."""
@@ -149,6 +160,8 @@ class Counted:
         if isinstance(current, cls):
             return current
         wrapper = cls(current, attr)
+        if isinstance(owner, types.ModuleType):  # what a pickled copy is looked up by
+            wrapper.home = (owner.__name__, attr)
         setattr(owner, attr, wrapper)
         return wrapper
 
@@ -159,6 +172,11 @@ class Counted:
             yield tally
         finally:
             self.tallies.remove(tally)
+
+
+def _installed(module: str, attr: str) -> Any:
+    """The :class:`Counted` installed at ``module.attr`` (how one is unpickled)."""
+    return getattr(importlib.import_module(module), attr)
 
 
 class HostFunctions:

@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import io
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -60,9 +61,22 @@ class Recorder:
 
     def __init__(self) -> None:
         self.records: list[tuple[np.ndarray, np.ndarray | None]] = []
+        _RECORDERS[id(self)] = self
 
     def __call__(self, k: Any, x: Any) -> None:
         self.records.append((np.array(k), np.array(x)))
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Pickled as a reference to this recorder: a host that unpickles it in this process
+        (colocated_python sends its function pickled, with the sink) records into it."""
+        return _recorder, (id(self),)
+
+
+_RECORDERS: weakref.WeakValueDictionary[int, Recorder] = weakref.WeakValueDictionary()
+
+
+def _recorder(key: int) -> Recorder:
+    return _RECORDERS[key]
 
 
 class CountingGenerator:
