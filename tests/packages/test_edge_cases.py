@@ -33,7 +33,9 @@ from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import discover
 
 PACKAGES = sorted({v.package for v in discover() if v.implementations} - {"jaxcb_legacy"})
-DIFFERENTIABLE = [p for p in PACKAGES if p != "jaxcb_io"]  # io_callback has no JVP rule
+OUTSIDE_JIT = {"jaxcb_colocated"}  # colocated_python takes concrete arrays: called eagerly
+# io_callback has no JVP rule; colocated_python runs outside every transform
+DIFFERENTIABLE = [p for p in PACKAGES if p != "jaxcb_io" and p not in OUTSIDE_JIT]
 TRAPEZOID = [p for p in PACKAGES if p in ("jaxcb_native", "jaxcb_compute_on", "jaxcb_debug")]
 RANGE = 80  # the accurate range of the trapezoidal bessel_jv: |v| + |z| <= RANGE
 NARROW = {"float16": (np.float16, 4e-3), "bfloat16": (jnp.bfloat16, 3e-2)}  # dtype, rtol
@@ -48,8 +50,9 @@ def public(package: str, name: str) -> Callable[..., Any]:
 
 
 def jitted(package: str, name: str) -> Callable[..., Any]:
+    """The package's function under `jax.jit` (eager where it runs outside jit only)."""
     f = public(package, name)
-    return jax.jit(lambda *a: f(*a))
+    return f if package in OUTSIDE_JIT else jax.jit(lambda *a: f(*a))
 
 
 def elementwise_derivatives(f: Callable[..., Any], argnum: int) -> tuple[Any, Any]:
