@@ -193,6 +193,13 @@ GOTCHAS: tuple[Gotcha, ...] = (
         },
         since=NEWER,
     ),
+    Gotcha(
+        "colocated-copy",
+        "A colocated_python function appending to a list of the calling program",
+        "The colocated_python function returning what the calling program keeps",
+        {"steps_the_calling_program_sees": 3, "sums": "[0.0, 2.0, 4.0]"},
+        since=NEWER,
+    ),
 )
 
 

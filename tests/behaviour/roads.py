@@ -18,6 +18,7 @@ ROADS: tuple[tuple[str, str], ...] = (
     ("copy-to-host-async", "copy_to_host_async: start the copies, read the values later"),
     ("colocated-python", "colocated_python: Python next to the devices, three calls"),
     ("colocated-python-threads", "colocated_python called from two threads at once"),
+    ("colocated-python-transforms", "colocated_python under jit, grad, vmap and other transforms"),
     ("checkify-runtime-errors", "checkify.check under jit, and the flag that raises at run time"),
 )
 FRESH = {"checkify-runtime-errors"}  # it turns a global flag on: an interpreter of its own
