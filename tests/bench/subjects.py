@@ -199,15 +199,19 @@ def pattern(v: Variant, name: str, **kwargs: Any) -> Subject:
         variant=v,
         computation=name,
         host=v.reaches_host,
+        jit=not v.eager_only,  # colocated_python: called as it must be, outside jax.jit
     )
 
 
 def patterns(name: str, transform: str) -> list[Subject]:
-    """Every variant implementing ``name`` that is measured under ``transform``."""
+    """Every variant implementing ``name`` that is measured under ``transform`` (one that
+    runs outside jit only in the calls suite, ``transform="jit"``, where it is called as is)."""
     return [
         pattern(v, name)
         for v in variants()
-        if name in v.implementations and v.measured_under(transform)
+        if name in v.implementations
+        and v.measured_under(transform)
+        and (transform == "jit" or not v.eager_only)
     ]
 
 
@@ -215,7 +219,7 @@ def first_patterns(name: str) -> list[Subject]:
     """Each package's first variant that reaches the host (its own column)."""
     seen: dict[str, Variant] = {}
     for v in variants():
-        if v.reaches_host and name in v.implementations:
+        if v.reaches_host and name in v.implementations and not v.eager_only:
             seen.setdefault(v.package, v)
     return [pattern(v, name) for v in seen.values()]
 

@@ -413,7 +413,7 @@ def _eager_cases() -> list[Any]:
                 else {}
             )
             s = cols.pattern(v, name, **kw)
-            subjects += [cols.eager(s), cols.jitted(s)]
+            subjects += [cols.eager(s)] if v.eager_only else [cols.eager(s), cols.jitted(s)]
         cases += _params((name, 1), subjects, f"{name}-eager")
     return cases
 

@@ -10,6 +10,10 @@ site's recipes, timed the way the other suites time theirs.
   through ``jax.experimental.checkify`` (``err.throw()`` after every call, as its users
   do) and through equinox's ``error_if`` (under ``jax.jit``), beside the same function
   without a check.
+- ``host_copy``: three results of a jitted function read into NumPy, with
+  ``copy_to_host_async()`` called on each first and without: on a CPU the results are in
+  host memory already, so this measures what the calls change there, not what they can
+  buy on an accelerator.
 
 The recipe is the page's own file, run once (its demo's output discarded) for its
 ``progress`` function; the other projects are the versions the ``compare`` dependency
@@ -40,7 +44,11 @@ from jaxcb_core.probe import Tally, counting
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 MESSAGE = "negative input"
 #: elements per case
-SIZES: dict[str, tuple[int, ...]] = {"progress": (STEPS,), "checked_sqrt": (1, 1_000_000)}
+SIZES: dict[str, tuple[int, ...]] = {
+    "progress": (STEPS,),
+    "checked_sqrt": (1, 1_000_000),
+    "host_copy": (1, 1_000_000),
+}
 
 
 @functools.cache
@@ -127,6 +135,28 @@ def _error_if(t: Tally) -> Callable[..., Any]:
     return f
 
 
+@jax.jit
+def _three(x: Any) -> tuple[Any, Any, Any]:
+    return jnp.sin(x), jnp.cos(x), x * 2
+
+
+def _read(t: Tally) -> Callable[..., Any]:
+    def read(x: Any) -> tuple[np.ndarray, ...]:
+        return tuple(np.asarray(o) for o in _three(x))
+
+    return read
+
+
+def _read_after_async_copies(t: Tally) -> Callable[..., Any]:
+    def read(x: Any) -> tuple[np.ndarray, ...]:
+        outs = _three(x)
+        for o in outs:
+            o.copy_to_host_async()  # start every copy, then read
+        return tuple(np.asarray(o) for o in outs)
+
+    return read
+
+
 def _version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -190,6 +220,36 @@ def _subjects(name: str) -> list[Subject]:
                 order=91,
             ),
         ]
+    if name == "host_copy":
+        return [
+            Subject(
+                id="native/read",
+                label="np.asarray of each result",
+                role="native",
+                mechanism="native",
+                form="read",
+                doc="A jitted function's three results, each read with np.asarray.",
+                build=_read,
+                order=10,
+                host=False,
+                jit=False,
+            ),
+            Subject(
+                id="copy_to_host_async/read",
+                label="copy_to_host_async, then np.asarray",
+                role="tool",
+                mechanism="copy_to_host_async",
+                form="copy_to_host_async",
+                doc=(
+                    "The same three results, copy_to_host_async() called on each as soon as "
+                    "the jitted call returns, then each read with np.asarray."
+                ),
+                build=_read_after_async_copies,
+                order=94,
+                host=False,
+                jit=False,
+            ),
+        ]
     assert name == "checked_sqrt", name
     return [
         Subject(
@@ -241,4 +301,7 @@ def inputs(name: str, n: int) -> tuple[np.ndarray, ...]:
 def expected(name: str, args: tuple[np.ndarray, ...]) -> Any:
     if name == "progress":
         return catalog.by_name("log_steps").reference(args[0], STEPS)
-    return np.sqrt(args[0].astype(np.float64))
+    x = args[0].astype(np.float64)
+    if name == "host_copy":
+        return np.sin(x), np.cos(x), x * 2
+    return np.sqrt(x)

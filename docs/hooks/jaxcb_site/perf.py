@@ -765,15 +765,16 @@ def sec_progress_bars() -> str:
     return per_device(_progress_bars, NOT_MEASURED_READER, _tools("progress"))
 
 
-def _checks(d: Device) -> str:
-    sizes = d.sizes("tools", "checked_sqrt")
-    columns = d.columns("tools", "checked_sqrt")
+def _beside_native(d: Device, comp: str, intro: str, ratio: str) -> str:
+    """One tools row per column, its time at each size and its ratio to the native column."""
+    sizes = d.sizes("tools", comp)
+    columns = d.columns("tools", comp)
     native = next(v for v in columns if d.variants[v].role == "native")
     rows = []
     for v in columns:
         row = [d.label(v)]
         for n in sizes:
-            r, base = d.get("tools", "checked_sqrt", v, n), d.t("tools", "checked_sqrt", native, n)
+            r, base = d.get("tools", comp, v, n), d.t("tools", comp, native, n)
             row.append(cell(r))
             if v != native:
                 ok = r is not None and base is not None
@@ -783,16 +784,40 @@ def _checks(d: Device) -> str:
         rows.append(row)
     head = ["column"]
     for n in sizes:
-        head += [f"time, n = {fmt_count(n)}", f"÷ no check, n = {fmt_count(n)}"]
-    return (
+        head += [f"time, n = {fmt_count(n)}", f"÷ {ratio}, n = {fmt_count(n)}"]
+    return f"{intro} {_measured_on(d)}\n\n" + table(head, rows)
+
+
+def _checks(d: Device) -> str:
+    return _beside_native(
+        d,
+        "checked_sqrt",
         "`jnp.sqrt(x)` under `jax.jit` after a check that `x` is not negative, on float32 "
-        f"inputs that pass it. {_measured_on(d)}\n\n" + table(head, rows)
+        "inputs that pass it.",
+        "no check",
+    )
+
+
+def _host_copy(d: Device) -> str:
+    return _beside_native(
+        d,
+        "host_copy",
+        "A jitted function's three float32 results of `n` elements each, read into NumPy "
+        "with `np.asarray`, with `copy_to_host_async()` called on each first and without. "
+        "On a CPU the results are in host memory already: the table shows what the calls "
+        "change there, not what they can buy on an accelerator.",
+        "without",
     )
 
 
 def sec_checks() -> str:
     """checkify and equinox's error_if: what a check that passes costs at run time."""
     return per_device(_checks, NOT_MEASURED_READER, _tools("checked_sqrt"))
+
+
+def sec_host_copy() -> str:
+    """copy_to_host_async before reading results: what it costs, per CPU file."""
+    return per_device(_host_copy, NOT_MEASURED_READER, _tools("host_copy"))
 
 
 SECTIONS: dict[str, Callable[[], str]] = {
@@ -811,6 +836,7 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "eager": sec_eager,
     "progress-bars": sec_progress_bars,
     "checks": sec_checks,
+    "host-copy": sec_host_copy,
 }
 
 
