@@ -14,6 +14,9 @@ Contract:
 - **A copy of `log`.** JAX pickles `log` to send it to the host: state it captures is
   copied there, so a list it appends to stays empty in the calling program. Log to a
   logger or a file. The default logs to the `jaxcb_colocated` logger.
+- **Built once per `log`.** The function sent to the host is built and pickled once for
+  each `log` (the 64 most recent are kept; an unhashable `log` is sent anew on every
+  call): sending a new one costs more than many steps.
 - **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
 - **Missing road.** On a JAX without `colocated_python` (0.4.30) it checks its arguments,
   then raises `NotImplementedError` naming the JAX version.
@@ -58,6 +61,14 @@ def _step(x: jax.Array) -> jax.Array:
     return 0.5 * x + 1
 
 
+def _send_with(log: Log | None) -> Callable[..., None]:
+    """`on_host` with `log`, run next to the devices; JAX pickles it on its first call."""
+    return near_devices(functools.partial(on_host, log))
+
+
+_sender = functools.lru_cache(maxsize=64)(_send_with)  # one per log: pickled once, not per call
+
+
 def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None) -> jax.Array:
     """Run `n` steps of `x -> 0.5 * x + 1`, sending `log(k, x_k)` to the host after each.
 
@@ -77,7 +88,7 @@ def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None) -> jax.Array:
     """
     x = _checks.log_steps("log_steps", x0, n, log)
     _checks.concrete("log_steps", x0=x)
-    send = near_devices(functools.partial(on_host, log))  # pickled once, on its first call
+    send = _sender(log) if _checks.hashable(log) else _send_with(log)
     k_sharding = NamedSharding(Mesh(list(x.devices()), ("d",)), PartitionSpec())
     for k in range(1, n + 1):
         x = _step(x)
