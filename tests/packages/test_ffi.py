@@ -10,10 +10,14 @@ the registry test runs.
 
 from __future__ import annotations
 
+import ctypes
+import platform
+import shutil
 import subprocess
 import sys
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import jax
@@ -181,6 +185,75 @@ def test_sin_scale_vector_loop_and_its_remainder(n: int, x32: None) -> None:
     x = np.linspace(-3.0, 3.0, n, dtype=np.float32)
     out = np.asarray(jaxcb_ffi.sin_scale(x, 1.5))
     np.testing.assert_allclose(out, np.sin(x.astype(np.float64)) * 1.5 + 1, rtol=1e-6, atol=1e-6)
+
+
+CLONES = 'target_clones("avx512f", "avx2", "default")'
+VECTOR_SINF = {"_ZGVbN4v_sinf": 4, "_ZGVdN8v_sinf": 8, "_ZGVeN16v_sinf": 16}
+needs_gcc_x86 = pytest.mark.skipif(
+    shutil.which("g++") is None
+    or shutil.which("objdump") is None
+    or platform.machine() != "x86_64",
+    reason="the baseline build needs g++ and objdump on x86-64",
+)
+
+
+def _vector_sinf(library: Path) -> set[int]:
+    """The widths of glibc's vector sinf a shared library calls (its dynamic symbols)."""
+    symbols = subprocess.run(["objdump", "-T", str(library)], capture_output=True, text=True)
+    return {w for name, w in VECTOR_SINF.items() if name in symbols.stdout}
+
+
+@pytest.fixture(scope="module")
+def baseline_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """sin_scale.cc and sum_mean.cc built as a CPU without AVX would run them: the one copy
+    GCC's "default" clone holds (the x86-64 baseline, SSE2), nothing wider in the build."""
+    src = Path(jaxcb_ffi.__file__).parent
+    out = tmp_path_factory.mktemp("baseline")
+    objects = []
+    for name, flags in (("sin_scale", ["-ffast-math"]), ("sum_mean", [])):
+        text = (src / f"{name}.cc").read_text()
+        assert CLONES in text, name  # the attribute this build takes away
+        (out / f"{name}.cc").write_text(text.replace(CLONES, 'target("arch=x86-64")'))
+        obj = out / f"{name}.o"
+        cmd = ["g++", "-std=c++17", "-O3", "-fPIC", "-march=x86-64", *flags, "-c"]
+        cmd += ["-isystem", jax.ffi.include_dir(), str(out / f"{name}.cc"), "-o", str(obj)]
+        subprocess.run(cmd, check=True, capture_output=True)
+        objects.append(str(obj))
+    library = out / "libbaseline.so"
+    subprocess.run(["g++", "-shared", *objects, "-o", str(library)], check=True)
+    return library
+
+
+@needs_ffi
+@needs_gcc_x86
+def test_the_baseline_copy_runs_silently_and_agrees(
+    baseline_library: Path, capfd: pytest.CaptureFixture[str], x32: None
+) -> None:
+    """On a CPU without AVX-512 or AVX2 the loader picks the "default" clone. Built alone,
+    that copy calls the 4-wide vector sinf only (the package's library calls all three
+    widths), prints nothing, and gives sin_scale within 2 float32 rounding steps of the
+    widest copy and sum_mean bit for bit (the 16 fixed lanes do not depend on the width)."""
+    assert _vector_sinf(baseline_library) == {4}
+    assert _vector_sinf(_library._path()) == {4, 8, 16}
+    lib = ctypes.CDLL(str(baseline_library))
+    for target, symbol in (("sin_scale", "JaxcbSinScale"), ("sum_mean", "JaxcbSumMean")):
+        capsule = jax.ffi.pycapsule(getattr(lib, symbol))
+        jax.ffi.register_ffi_target(f"jaxcb_test_baseline_{target}", capsule, platform="cpu")
+    capfd.readouterr()
+    for n in (0, 1, 3, 17, 1001, 200_003):  # empty, the scalar tail, chunks on the pool
+        x = np.linspace(-50.0, 50.0, n, dtype=np.float32)
+        y = np.ones((1,), np.float32) * 1.5
+        out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+        got = np.asarray(jax.ffi.ffi_call("jaxcb_test_baseline_sin_scale", out)(x, y))
+        widest = np.asarray(jaxcb_ffi.sin_scale(x, 1.5))
+        np.testing.assert_allclose(got, widest, rtol=0, atol=2 * np.finfo(np.float32).eps * 2.5)
+        rows = x.reshape(1, n)
+        outs = (jax.ShapeDtypeStruct((1,), x.dtype),) * 2
+        total, mean = jax.ffi.ffi_call("jaxcb_test_baseline_sum_mean", outs)(rows)
+        want_total, want_mean = jaxcb_ffi.sum_mean(rows)
+        np.testing.assert_array_equal(np.asarray(total), np.asarray(want_total))
+        np.testing.assert_array_equal(np.asarray(mean), np.asarray(want_mean))
+    assert capfd.readouterr() == ("", "")
 
 
 @needs_ffi

@@ -3,7 +3,8 @@
 Works on :class:`~jaxcb_core.schema.BenchFile` records only (the standard library and
 pydantic: the site calls it at build time without JAX). Columns are found by their
 ``role`` and ``form`` (see :class:`~jaxcb_core.schema.BenchVariant`), never by a
-mechanism's name (except ``INTO_MECHANISM``, the one target set for buffer_callback). The benchmark session stores :func:`targets` in the file it writes;
+mechanism's name (except ``INTO_MECHANISM`` and ``KERNEL_MECHANISM``: the targets set for
+buffer_callback and for the C++ kernels through ffi_call). The benchmark session stores :func:`targets` in the file it writes;
 the performance page renders them and the other analyses from the same functions.
 """
 
@@ -17,8 +18,11 @@ from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
 
 __all__ = [
     "CROSSOVER",
+    "FLOOR_TARGET",
     "HARNESS_TARGET",
+    "INTO_TARGET",
     "IN_PLACE_TARGET",
+    "KERNEL_TARGET",
     "PATTERN_TARGET",
     "VMAP_TARGET",
     "Device",
@@ -33,7 +37,11 @@ __all__ = [
 
 PATTERN_TARGET = 1.10  # a pattern costs at most this much more than its mechanism's minimal form
 NOOP_TARGET = 1.10  # the fastest mechanism's round trip against the jitted native no-op
-FLOOR_TARGET = 1.10  # the best pattern at a large n against the NumPy floor
+FLOOR_TARGET = 1.0  # the best pattern at a large n against the NumPy floor: no slower
+INTO_TARGET = 1.10  # buffer_callback at a large n against NumPy into a preallocated array
+#: the compiled kernel (``KERNEL_MECHANISM``'s best pattern) at n = LARGE against the floor:
+#: vectorised C++ should beat NumPy, not match it
+KERNEL_TARGET = 0.6
 HARNESS_TARGET = 1.10  # the harness against a tight perf_counter loop, either way
 VMAP_TARGET = 1.5  # vmap at the largest batch against one unbatched call on the same data
 CROSSOVER = 2.0  # fixed cost stops dominating where a call takes 2x its one-element time
@@ -345,7 +353,34 @@ def _floor_targets(dev: Device) -> list[Target]:
     return out
 
 
-# The one target set for a mechanism by name: buffer_callback writes into XLA's output
+# A target set for a mechanism by name: the C++ kernel through ffi_call, at n = LARGE.
+KERNEL_MECHANISM = "ffi_call"
+
+
+def _kernel_targets(dev: Device) -> list[Target]:
+    """At n = LARGE: the compiled kernel's best pattern against the allocating floor."""
+    out = []
+    for comp in dev.computations("calls"):
+        floor = dev.t("calls", comp, "floor/numpy", LARGE)
+        pats = _timed(dev, comp, LARGE, KERNEL_MECHANISM)
+        if floor is None or not pats:
+            continue
+        t, best = pats[0]
+        out.append(
+            Target(
+                name=f"{KERNEL_MECHANISM} kernel ÷ the NumPy floor",
+                subject=best.id,
+                value=t / floor,
+                limit=KERNEL_TARGET,
+                where=f"{comp}, n = {LARGE}",
+                detail=f"floor {floor:.3g} s, kernel {t:.3g} s"
+                + _faults(dev, comp, best.id, LARGE),
+            )
+        )
+    return out
+
+
+# A target set for a mechanism by name: buffer_callback writes into XLA's output
 # buffer, so it is held to NumPy writing into a preallocated array, at n = LARGE.
 INTO_MECHANISM = "buffer_callback"
 
@@ -366,7 +401,7 @@ def _into_targets(dev: Device) -> list[Target]:
                     name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
                     subject=best.id,
                     value=t / into,
-                    limit=FLOOR_TARGET,
+                    limit=INTO_TARGET,
                     where=f"{comp}, n = {n}",
                     detail=_decomposition(dev, comp, n, best, f"into {into:.3g} s"),
                 )
@@ -470,6 +505,7 @@ def targets(dev: Device) -> list[Target]:
         *_noop_target(dev),
         *_pattern_targets(dev),
         *_floor_targets(dev),
+        *_kernel_targets(dev),
         *_into_targets(dev),
         *_vmap_targets(dev),
     ]
