@@ -106,6 +106,23 @@ def test_an_ordered_pattern_is_held_to_the_ordered_minimal_form() -> None:
     }
 
 
+def test_a_missed_pattern_target_says_what_the_pattern_adds() -> None:
+    """Beyond the limit the detail decomposes the miss: both medians, the time added per
+    call, the minimal form's interquartile range; within it, the ratios only."""
+    n = 10**6
+    times = {(i, n): 1.0 for i in COLUMNS}
+    times |= {("io_callback/unordered", n): 1.25, ("io_callback/minimal", n): 1.0}
+    targets = bench.targets(_file(COLUMNS, times))
+    got = {t.subject: t for t in targets if t.name == "pattern ÷ its minimal form"}
+    miss = got["io_callback/unordered"]
+    assert (miss.value, miss.met) == (pytest.approx(1.25), False)
+    assert miss.detail == (
+        "fastest rounds: ×1.25; decomposition, from the two cases' own medians: pattern 1.25 s, its minimal form 1 s, "
+        "+0.25 s a call against the minimal form's interquartile range 1 to 1 s (0 s wide)"
+    )
+    assert got["buffer_callback/default"].detail == "fastest rounds: ×1"
+
+
 def test_floor_targets_at_every_large_n_and_buffer_against_into() -> None:
     times = {}
     for n, floor in ((1000, 1.0), (10**6, 2.0), (10**7, 20.0)):
