@@ -205,12 +205,12 @@ def _vector_sinf(library: Path) -> set[int]:
 
 @pytest.fixture(scope="module")
 def baseline_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """sin_scale.cc and sum_mean.cc built as a CPU without AVX would run them: the one copy
+    """sin_scale.cc, sum_mean.cc and expm.cc built as a CPU without AVX would run them: the one copy
     GCC's "default" clone holds (the x86-64 baseline, SSE2), nothing wider in the build."""
     src = Path(jaxcb_ffi.__file__).parent
     out = tmp_path_factory.mktemp("baseline")
     objects = []
-    for name, flags in (("sin_scale", ["-ffast-math"]), ("sum_mean", [])):
+    for name, flags in (("sin_scale", ["-ffast-math"]), ("sum_mean", []), ("expm", [])):
         text = (src / f"{name}.cc").read_text()
         assert CLONES in text, name  # the attribute this build takes away
         (out / f"{name}.cc").write_text(text.replace(CLONES, 'target("arch=x86-64")'))
@@ -232,11 +232,16 @@ def test_the_baseline_copy_runs_silently_and_agrees(
     """On a CPU without AVX-512 or AVX2 the loader picks the "default" clone. Built alone,
     that copy calls the 4-wide vector sinf only (the package's library calls all three
     widths), prints nothing, and gives sin_scale within 2 float32 rounding steps of the
-    widest copy and sum_mean bit for bit (the 16 fixed lanes do not depend on the width)."""
+    widest copy, sum_mean bit for bit (the 16 fixed lanes do not depend on the width) and
+    expm within float32 rounding (the wider copies may fuse a multiply and an add)."""
     assert _vector_sinf(baseline_library) == {4}
     assert _vector_sinf(_library._path()) == {4, 8, 16}
     lib = ctypes.CDLL(str(baseline_library))
-    for target, symbol in (("sin_scale", "JaxcbSinScale"), ("sum_mean", "JaxcbSumMean")):
+    for target, symbol in (
+        ("sin_scale", "JaxcbSinScale"),
+        ("sum_mean", "JaxcbSumMean"),
+        ("expm", "JaxcbExpm"),
+    ):
         capsule = jax.ffi.pycapsule(getattr(lib, symbol))
         jax.ffi.register_ffi_target(f"jaxcb_test_baseline_{target}", capsule, platform="cpu")
     capfd.readouterr()
@@ -253,6 +258,11 @@ def test_the_baseline_copy_runs_silently_and_agrees(
         want_total, want_mean = jaxcb_ffi.sum_mean(rows)
         np.testing.assert_array_equal(np.asarray(total), np.asarray(want_total))
         np.testing.assert_array_equal(np.asarray(mean), np.asarray(want_mean))
+    for n in (0, 1, 7, 64):  # expm: the matrix products and the solve, rows of any length
+        a = np.random.default_rng(n).standard_normal((n, n)).astype(np.float32) / 4
+        out = jax.ShapeDtypeStruct(a.shape, a.dtype)
+        got = np.asarray(jax.ffi.ffi_call("jaxcb_test_baseline_expm", out)(a))
+        np.testing.assert_allclose(got, np.asarray(jaxcb_ffi.expm(a)), rtol=2e-6, atol=2e-6)
     assert capfd.readouterr() == ("", "")
 
 

@@ -14,16 +14,33 @@ namespace {
 
 using Matrix = std::vector<double>;  // n x n, row-major
 
+// The two loops that take the time, MatMulInto and Solve, are compiled once per instruction
+// set and the loader picks the widest the CPU has (as in sin_scale.cc): each innermost loop runs
+// along a row, 8 doubles at a time with AVX-512, 4 with AVX2, 2 otherwise.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SIMD_CLONES
+#endif
+
+// c += a * b, row by row: c's row i gains a[i][k] times b's row k (contiguous, so vectorised).
+SIMD_CLONES void MatMulInto(const double* __restrict a, const double* __restrict b,
+                            double* __restrict c, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k) {
+      const double aik = a[i * n + k];
+      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += aik * b[k * n + j];
+    }
+}
+
 Matrix MatMul(const Matrix& a, const Matrix& b, std::size_t n) {
   Matrix c(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += a[i * n + k] * b[k * n + j];
+  MatMulInto(a.data(), b.data(), c.data(), n);
   return c;
 }
 
 // Solves d * x = r in place (r becomes x) by Gaussian elimination with partial pivoting.
-void Solve(Matrix d, Matrix& r, std::size_t n) {
+SIMD_CLONES void Solve(Matrix d, Matrix& r, std::size_t n) {
   for (std::size_t col = 0; col < n; ++col) {
     std::size_t p = col;
     for (std::size_t i = col + 1; i < n; ++i)
@@ -40,12 +57,11 @@ void Solve(Matrix d, Matrix& r, std::size_t n) {
       }
     }
   }
-  for (std::size_t col = n; col-- > 0;)
-    for (std::size_t j = 0; j < n; ++j) {
-      double s = r[col * n + j];
-      for (std::size_t k = col + 1; k < n; ++k) s -= d[col * n + k] * r[k * n + j];
-      r[col * n + j] = s / d[col * n + col];
-    }
+  for (std::size_t col = n; col-- > 0;) {  // back substitution, a whole row of r at a time
+    for (std::size_t k = col + 1; k < n; ++k)
+      for (std::size_t j = 0; j < n; ++j) r[col * n + j] -= d[col * n + k] * r[k * n + j];
+    for (std::size_t j = 0; j < n; ++j) r[col * n + j] /= d[col * n + col];
+  }
 }
 
 // --8<-- [start:kernel]
