@@ -64,12 +64,13 @@ def test_every_pattern_module_is_included() -> None:
 
 def _holds_computations(module: Path) -> bool:
     names = {name for name, _ in code.sections(module)}
-    return bool(names) and names <= set(NAMES)
+    return bool(names & set(NAMES))  # other sections are what its patterns share
 
 
 def test_every_public_module_is_a_computation() -> None:
     """A public module that is not in the catalog would never reach the site: it is named
-    after a computation, or holds several, each in a section named after it."""
+    after a computation, or holds several, each in a section named after it (beside the
+    sections they share, which every one of their tabs shows)."""
     strays = [
         p.relative_to(ROOT).as_posix()
         for pkg in code.packages()

@@ -4,8 +4,9 @@ For every mechanism package in ``packages/`` (a package with a ``_registry.py``:
 one adds a tab by existing) and every computation of the catalog:
 
 - if the package has the module ``<computation>.py`` (or a module with a snippet
-  section named ``<computation>``, where one module holds several one-line patterns:
-  that section only), the tab shows its module
+  section named ``<computation>``, where one module holds several short patterns:
+  that section, and the sections not named after a computation, which every pattern
+  there shares), the tab shows its module
   docstring (the contract) and includes every named snippet section of the file
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
@@ -135,10 +136,14 @@ def sections(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def pattern_sections(path: Path, computation: str) -> list[tuple[str, list[str]]]:
-    """The sections of ``path`` that show ``computation``: every one in its own module, the
-    one named after it in a module of several patterns."""
+    """The sections of ``path`` that show ``computation``: every one in its own module; in a
+    module of several patterns, the one named after it and the ones every pattern there
+    uses (a section not named after a computation, e.g. the helper they share)."""
     secs = sections(path)
-    return secs if path.stem == computation else [s for s in secs if s[0] == computation]
+    if path.stem == computation:
+        return secs
+    names = {c["name"] for c in data.computations()}
+    return [s for s in secs if s[0] == computation or s[0] not in names]
 
 
 def docstring(path: Path) -> str:

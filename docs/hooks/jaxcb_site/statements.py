@@ -96,31 +96,38 @@ def _io_pure(name: str) -> list[Statement]:
     ]
 
 
-def _debug_pure(name: str) -> list[Statement]:
-    path = DEBUG + name + ".py"
+def _debug_observers() -> list[Statement]:
+    """The five observers share one module and one contract: each sentence cites all five."""
+    path = DEBUG + "observers.py"
     return [
         S(
             path,
             _WHEN_DEBUG,
-            f"debug.callback {name} jit_unused status=ok host_calls=1",
-            f"debug.callback {name} vmap status=ok host_calls=4",
-            f"debug.callback {name} grad status=ok host_calls=1",
-            f"debug.callback {name} jvp status=ok host_calls=1",
-            f"debug.callback {name} checkpoint_grad host_calls=2 effects.verdict=duplicated",
-            f"debug.callback {name} vmap_cond host_calls=4 effects.verdict=duplicated",
-            f"debug.callback {name} grad_scan_const host_calls=1 effects.verdict=missing",
+            *(
+                f"debug.callback {name} {cell}"
+                for name in PURE_IO
+                for cell in (
+                    "jit_unused status=ok host_calls=1",
+                    "vmap status=ok host_calls=4",
+                    "grad status=ok host_calls=1",
+                    "jvp status=ok host_calls=1",
+                    "checkpoint_grad host_calls=2 effects.verdict=duplicated",
+                    "vmap_cond host_calls=4 effects.verdict=duplicated",
+                    "grad_scan_const host_calls=1 effects.verdict=missing",
+                )
+            ),
         ),
         S(
             path,
             "`ordered=True` keeps program order",
-            f"debug.callback/ordered {name} scan status=ok host_calls=3",
+            *(f"debug.callback/ordered {name} scan status=ok host_calls=3" for name in PURE_IO),
         ),
     ]
 
 
 STATEMENTS: tuple[Statement, ...] = (
     *(s for name in PURE_IO for s in _io_pure(name)),
-    *(s for name in PURE_IO for s in _debug_pure(name)),
+    *_debug_observers(),
     # --- jaxcb_io: the package, its effects, its README, its code note, its rows ------------
     S(
         IO + "__init__.py",

@@ -5,16 +5,13 @@ compute the native `jax.numpy` result and report what they saw to the host; the
 logging patterns (`log_steps`, `progress`) call the host on every (reported)
 step. Nothing blocks differentiation: on JAX 0.10.2 and later the host sees the
 forward pass only. `host_draw` cannot be written this way (no value comes back).
-One module per computation; each module's docstring states its contract.
+The five observers share one module, `observers` (one contract, one helper); the
+logging patterns have a module each. Each module's docstring states its contract.
 """
 
-from .bessel_jv import bessel_jv
-from .cubic_root import cubic_root
-from .expm import expm
 from .log_steps import log_steps, log_steps_log, log_steps_print
+from .observers import bessel_jv, cubic_root, expm, sin_scale, sum_mean
 from .progress import progress, progress_log, progress_print
-from .sin_scale import sin_scale
-from .sum_mean import sum_mean
 
 __all__ = [
     "bessel_jv",

@@ -188,7 +188,10 @@ def _row(
 
 
 def variants() -> list[VariantSpec]:
-    modules = {n: importlib.import_module(f"jaxcb_debug.{n}") for n in OBSERVERS + EFFECTS}
+    five = importlib.import_module("jaxcb_debug.observers")  # the five observers: one module
+    modules = dict.fromkeys(OBSERVERS, five) | {
+        n: importlib.import_module(f"jaxcb_debug.{n}") for n in EFFECTS
+    }
     printing = {n: modules[n] for n in EFFECTS}
     version = jax.__version__
     no_partitioned = (
