@@ -11,7 +11,8 @@ one adds a tab by existing) and every computation of the catalog:
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
   the build; a C++ file of the same name beside it (``<computation>.cc``) is shown
-  after it;
+  after it, and so is the computation's section of ``jaxcb_native/rules.py`` when the
+  module gives its value that derivative rule;
 - if it does not, the tab shows the reason the package's registry gives, as the
   committed matrix files record it (``unsupported`` of each variant);
 - then the whole file, collapsed, with its link on GitHub (imports, ``_check``,
@@ -39,6 +40,8 @@ SECTION = re.compile(
     r"^\s*(?:#|//)\s*-{1,}8<-{1,}\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]"
 )
 SOURCES = (".py", ".cc")  # a pattern module, and the C++ kernel beside it where there is one
+# The derivative rules every road to the host shares: a section a computation.
+RULES = ROOT / "packages/jaxcb-native/src/jaxcb_native/rules.py"
 # The repository on GitHub, from mkdocs.yml's repo_url (set by the hook's on_config).
 REPOSITORY: dict[str, str | None] = {"url": None, "branch": "main"}
 
@@ -68,11 +71,15 @@ class Package:
         return next((q for q in shared if computation in dict(sections(q))), None)
 
     def sources(self, computation: str) -> list[Path]:
-        """The files of one pattern: the module, and a kernel of the same name if any."""
+        """The files of one pattern: the module, a kernel of the same name if any, and the
+        shared derivative rules when the module uses the rule of this computation."""
         path = self.module(computation)
         if path is None:
             return []
-        return [p for ext in SOURCES if (p := path.with_suffix(ext)).is_file()]
+        found = [p for ext in SOURCES if (p := path.with_suffix(ext)).is_file()]
+        if f"rules.{computation}(" in path.read_text(encoding="utf-8"):
+            found.append(RULES)
+        return found
 
 
 def _order(pkg: Package) -> tuple[int, str]:
@@ -211,7 +218,11 @@ def tab(pkg: Package, computation: str) -> str:
             f'!!! failure "`{pkg.name}` does not implement `{computation}`"\n\n{indent(text, 4)}'
         )
     else:
-        annotations.check_specific(pkg.name, computation, path.read_text(encoding="utf-8"))
+        annotations.check_specific(
+            pkg.name,
+            computation,
+            "\n".join(p.read_text(encoding="utf-8") for p in pkg.sources(computation)),
+        )
         doc = docstring(path)
         if doc:
             body.append(

@@ -17,11 +17,11 @@ Contract:
   (`"sequential"` would add a host call per batch element around the same loop).
   Both arguments are first reshaped to the rank of the output, so an unbatched one
   arrives with size-1 axes and is not tiled.
-- **Derivatives.** A `jax.custom_jvp` rule from the implicit function theorem,
-  written in `jax.numpy` around the root `x` itself: `dx = (db - x*da) / (3x^2 + a)`.
-  It reuses `x` and is differentiable, so `grad`, `jacfwd`, `jacrev` and `hessian`
-  work; `cubic_root_callback` is the same call without the rule (`grad` through it
-  raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`: from the implicit
+  function theorem, written in `jax.numpy` around the root `x` itself:
+  `dx = (db - x*da) / (3x^2 + a)`. It reuses `x` and is differentiable, so `grad`,
+  `jacfwd`, `jacrev` and `hessian` work; `cubic_root_callback` is the same call without
+  the rule (`grad` through it raises).
 - **Accurate at any scale.** The root is bracketed within a factor of a few
   (`[0, 2 min(cbrt|b|, |b|/a)]` for `a > 0`) and `brentq` stops on a *relative*
   tolerance (`rtol=4 eps`, `xtol` the smallest float): a root of `1e-20` is as
@@ -51,6 +51,8 @@ import numpy as np
 import scipy.optimize
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -140,21 +142,8 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
             one of `VMAP_METHODS`.
     """
     a, b, dtype = _check(a, b, vmap_method)
-    return _cubic_root(vmap_method, a, b).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _cubic_root(vmap_method: str | None, a: jax.Array, b: jax.Array) -> jax.Array:
-    return cubic_root_callback(a, b, vmap_method=vmap_method)
-
-
-@_cubic_root.defjvp
-def _cubic_root_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    a, b = primals
-    da, db = tangents
-    x = _cubic_root(vmap_method, a, b)
-    # Implicit function theorem on x**3 + a*x - b = 0: (3x^2 + a) dx + x da - db = 0.
-    return x, (db - x * da) / (3 * x * x + a)
+    compute = functools.partial(cubic_root_callback, vmap_method=vmap_method)
+    return rules.cubic_root(compute, a, b).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

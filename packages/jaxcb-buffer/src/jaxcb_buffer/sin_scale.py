@@ -19,9 +19,9 @@ Contract:
   of `x` first, so an unbatched argument arrives with size-1 axes and broadcasts
   into `out` without being tiled (`"broadcast_all"` would tile it into a new
   buffer; `"sequential"` would make one host call per batch element).
-- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`,
-  `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
-  without the rule (`grad` through it raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in
+  `jax.numpy` so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is
+  the same call without the rule (`grad` through it raises).
 - **What runs where.** The checks and the reshape run in Python when the function
   is traced; the derivative rule is compiled by XLA with the rest of the program;
   `on_host` runs in the Python interpreter, called by XLA in the middle of the
@@ -42,6 +42,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -114,20 +116,8 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
     x, y, dtype = _check(x, y, vmap_method)
-    return _sin_scale(vmap_method, x, y).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
-    return sin_scale_callback(x, y, vmap_method=vmap_method)
-
-
-@_sin_scale.defjvp
-def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    x, y = primals
-    dx, dy = tangents
-    out = _sin_scale(vmap_method, x, y)
-    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+    compute = functools.partial(sin_scale_callback, vmap_method=vmap_method)
+    return rules.sin_scale(compute, x, y).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

@@ -15,13 +15,13 @@ Contract:
   `broadcast_all` tiles it, so `jacrev` is one backward handler call too, and under
   `jax.jit` the only one, since `jacrev` never uses the primal output and the forward call
   is removed.
-- **Derivatives.** A `jax.custom_vjp` rule whose backward pass runs in C++ as well: the
-  cotangent of `expm` at `a` for the output cotangent `g` is the Fréchet derivative
-  `L(a^T, g)`, the upper-right block of `expm([[a^T, g], [0, a^T]])`, so the same kernel
-  serves. `grad`, `vjp` and `jacrev` work, while `jvp` and `jacfwd` raise `TypeError` (a
-  `custom_vjp` function has no forward mode), and a second derivative (`hessian`, `grad` of
-  `grad`) raises `ValueError`: the backward `ffi_call` has no rule. `expm_callback` is the
-  call without any rule.
+- **Derivatives.** The `jax.custom_vjp` rule of `jaxcb_native.rules` whose backward pass
+  runs in C++ as well: the cotangent of `expm` at `a` for the output cotangent `g` is the
+  Fréchet derivative `L(a^T, g)`, the upper-right block of `expm([[a^T, g], [0, a^T]])`, so
+  the same kernel serves. `grad`, `vjp` and `jacrev` work, while `jvp` and `jacfwd` raise
+  `TypeError` (a `custom_vjp` function has no forward mode), and a second derivative
+  (`hessian`, `grad` of `grad`) raises `ValueError`: the backward `ffi_call` has no rule.
+  `expm_callback` is the call without any rule.
 - **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix of
   NaN, and so does its cotangent (the others of a stack are unaffected), as in every
   jaxcb package; `scipy.linalg.expm` itself returns `exp` of each entry of a diagonal
@@ -39,6 +39,8 @@ import jax
 import jax.numpy as jnp
 from jax.typing import ArrayLike
 
+from jaxcb_native import rules
+
 from . import _checks
 from ._library import register
 
@@ -50,6 +52,7 @@ __all__ = [
     "VMAP_METHODS",
     "expm",
     "expm_callback",
+    "expm_vjp_callback",
 ]
 
 VMAP_METHOD = "broadcast_all"
@@ -78,6 +81,15 @@ def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax
     return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a).astype(dtype)
 
 
+def expm_vjp_callback(
+    a: jax.Array, g: jax.Array, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """The backward pass of `expm`: the cotangent of `a` for the cotangent `g`."""
+    register(TARGET_VJP, HANDLERS[TARGET_VJP])
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return jax.ffi.ffi_call(TARGET_VJP, out_type, vmap_method=vmap_method)(a, g)
+
+
 # --8<-- [end:callback]
 
 
@@ -102,23 +114,9 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
             is not one of `VMAP_METHODS`.
     """
     a, dtype = _check(a, vmap_method)
-    return _expm(vmap_method, a).astype(dtype)
+    compute = functools.partial(expm_callback, vmap_method=vmap_method)
+    vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
+    return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
-def _expm(vmap_method: str | None, a: jax.Array) -> jax.Array:
-    return expm_callback(a, vmap_method=vmap_method)
-
-
-def _expm_fwd(vmap_method: str | None, a: jax.Array) -> tuple[jax.Array, jax.Array]:
-    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
-
-
-def _expm_bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
-    register(TARGET_VJP, HANDLERS[TARGET_VJP])
-    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return (jax.ffi.ffi_call(TARGET_VJP, out_type, vmap_method=vmap_method)(a, g),)
-
-
-_expm.defvjp(_expm_fwd, _expm_bwd)
 # --8<-- [end:pattern]

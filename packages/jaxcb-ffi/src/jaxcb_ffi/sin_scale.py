@@ -11,9 +11,9 @@ Contract:
   whole batch. The price is that an unbatched operand is tiled first (the scalar `y`, or
   `x` when only `y` is batched). With `"expand_dims"` and an unbatched `x` the handler
   gets fewer elements than the result and returns an error naming `broadcast_all`.
-- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`, `jacfwd`,
-  `jacrev` and `hessian` work; `sin_scale_callback` is the same call without the rule
-  (`grad` through it raises: an `ffi_call` has no derivative of its own).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in `jax.numpy`
+  so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
+  without the rule (`grad` through it raises: an `ffi_call` has no derivative of its own).
 - **Types.** The handler dispatches on float32 and float64 (and refuses any other dtype
   with an error); float16 and bfloat16 (and other narrow floats) are converted to float32
   here, before the handler, and the result is cast back. `y` is a real scalar (not bool or complex).
@@ -27,6 +27,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 from ._library import register
@@ -83,20 +85,8 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
     x, y, dtype = _check(x, y, vmap_method)
-    return _sin_scale(vmap_method, x, y).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
-    return sin_scale_callback(x, y, vmap_method=vmap_method)
-
-
-@_sin_scale.defjvp
-def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    x, y = primals
-    dx, dy = tangents
-    out = _sin_scale(vmap_method, x, y)
-    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+    compute = functools.partial(sin_scale_callback, vmap_method=vmap_method)
+    return rules.sin_scale(compute, x, y).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

@@ -10,9 +10,9 @@ Contract:
 - **Batching.** `vmap_method="broadcast_all"`: the handler reduces the last axis of
   whatever rows it gets, so leading batch axes are only more rows and one handler call
   takes the whole batch. With a single argument `"expand_dims"` does the same.
-- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is linear), so
-  `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is the same call
-  without the rule (`grad` through it raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in `jax.numpy`
+  (the map is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback`
+  is the same call without the rule (`grad` through it raises).
 - **Types.** The handler takes float32 and float64, accumulated in double (and refuses
   any other dtype with an error); float16 and bfloat16 (and other narrow floats) are converted to float32
   here, before the handler, and the result is cast back. An empty last axis gives
@@ -27,6 +27,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 from ._library import register
@@ -81,19 +83,9 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
     x, dtype = _check(x, vmap_method)
-    total, mean = _sum_mean(vmap_method, x)
+    compute = functools.partial(sum_mean_callback, vmap_method=vmap_method)
+    total, mean = rules.sum_mean(compute, x)  # the rule: jaxcb_native.rules
     return total.astype(dtype), mean.astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _sum_mean(vmap_method: str | None, x: jax.Array) -> tuple[jax.Array, jax.Array]:
-    return sum_mean_callback(x, vmap_method=vmap_method)
-
-
-@_sum_mean.defjvp
-def _sum_mean_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    (x,), (dx,) = primals, tangents
-    return _sum_mean(vmap_method, x), (jnp.sum(dx, axis=-1), jnp.mean(dx, axis=-1))
 
 
 # --8<-- [end:pattern]

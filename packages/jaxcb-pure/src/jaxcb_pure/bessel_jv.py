@@ -9,12 +9,12 @@ Contract:
   so one host call takes the whole batch. Both arguments are first reshaped to the
   rank of the output, so NumPy broadcasting lines the batch axes up whichever
   argument is batched, and nothing is tiled.
-- **Derivatives.** A `jax.custom_jvp` rule `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2`
-  that calls this same differentiable function for the neighbouring orders, so the
-  rule itself has a rule: `grad`, `jacfwd`, `jacrev` and `hessian` in `z` all work,
-  each order of derivative costing two more host calls. `bessel_jv_callback` is
-  the same call without the rule (`grad` through it raises). The order `v` is an
-  integer: it has no derivative.
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`:
+  `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that calls this same differentiable function
+  for the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev`
+  and `hessian` in `z` all work, each order of derivative costing two more host calls.
+  `bessel_jv_callback` is the same call without the rule (`grad` through it raises). The
+  order `v` is an integer: it has no derivative.
 - **Types.** `v` any integer dtype (not bool), converted to int32 first, so that
   `v - 1` in the rule is a signed order (an unsigned `0 - 1` would wrap to
   `2**32 - 1`); orders beyond `+-(2**31 - 2)` are clamped to it. `z` any floating
@@ -32,6 +32,8 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.special
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -97,22 +99,8 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
             one of `VMAP_METHODS`.
     """
     v, z, dtype = _check(v, z, vmap_method)
-    return _bessel_jv(vmap_method, v, z).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _bessel_jv(vmap_method: str | None, v: jax.Array, z: jax.Array) -> jax.Array:
-    return bessel_jv_callback(v, z, vmap_method=vmap_method)
-
-
-@_bessel_jv.defjvp
-def _bessel_jv_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    v, z = primals  # v: int32 (see _orders), so v - 1 is the order below, never a wrap
-    _, dz = tangents  # v is an integer: its tangent is float0
-    out = _bessel_jv(vmap_method, v, z)
-    # The rule calls the differentiable function again, so it can be differentiated too.
-    slope = (_bessel_jv(vmap_method, v - 1, z) - _bessel_jv(vmap_method, v + 1, z)) / 2
-    return out, slope * dz
+    compute = functools.partial(bessel_jv_callback, vmap_method=vmap_method)
+    return rules.bessel_jv(compute, v, z).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

@@ -17,11 +17,11 @@ Contract:
   (`"sequential"` would add a host call per batch element around the same loop).
   Both arguments are first reshaped to the rank of the output, so NumPy
   broadcasting lines the batch axes up whichever argument is batched.
-- **Derivatives.** A `jax.custom_jvp` rule from the implicit function theorem,
-  written in `jax.numpy` around the root `x` itself: `dx = (db - x*da) / (3x^2 + a)`.
-  It reuses `x` and is differentiable, so `grad`, `jacfwd`, `jacrev` and `hessian`
-  work; `cubic_root_callback` is the same call without the rule (`grad` through it
-  raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`: from the implicit
+  function theorem, written in `jax.numpy` around the root `x` itself:
+  `dx = (db - x*da) / (3x^2 + a)`. It reuses `x` and is differentiable, so `grad`,
+  `jacfwd`, `jacrev` and `hessian` work; `cubic_root_callback` is the same call without
+  the rule (`grad` through it raises).
 - **Domain.** For `a > 0` the cubic is strictly increasing, so the root is unique.
   Otherwise `on_host` still returns a real root, but which one is unspecified.
   A NaN or infinite `a` or `b` gives NaN.
@@ -40,6 +40,8 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.optimize
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -126,21 +128,8 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
             one of `VMAP_METHODS`.
     """
     a, b, dtype = _check(a, b, vmap_method)
-    return _cubic_root(vmap_method, a, b).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _cubic_root(vmap_method: str | None, a: jax.Array, b: jax.Array) -> jax.Array:
-    return cubic_root_callback(a, b, vmap_method=vmap_method)
-
-
-@_cubic_root.defjvp
-def _cubic_root_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    a, b = primals
-    da, db = tangents
-    x = _cubic_root(vmap_method, a, b)
-    # Implicit function theorem on x**3 + a*x - b = 0: (3x^2 + a) dx + x da - db = 0.
-    return x, (db - x * da) / (3 * x * x + a)
+    compute = functools.partial(cubic_root_callback, vmap_method=vmap_method)
+    return rules.cubic_root(compute, a, b).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

@@ -14,12 +14,12 @@ Contract:
   cotangent, so `jacrev` (a `vmap` over cotangents) is one host call as well;
   under `jax.jit` it is the only one, since `jacrev` never uses the primal output
   and the forward call is removed.
-- **Derivatives.** A `jax.custom_vjp` rule: the cotangent of `expm` at `a` for the
-  output cotangent `g` is the Fréchet derivative `L(a^T, g)`, computed on the host
-  per matrix. So `grad`, `vjp` and `jacrev` work, while `jvp` and `jacfwd` raise
-  `TypeError` (a `custom_vjp` function has no forward mode), and a second
-  derivative (`hessian`, `grad` of `grad`) raises `ValueError`: the rule's own
-  callback has no rule. `expm_callback` is the call without any rule.
+- **Derivatives.** The `jax.custom_vjp` rule of `jaxcb_native.rules`: the cotangent of
+  `expm` at `a` for the output cotangent `g` is the Fréchet derivative `L(a^T, g)`,
+  computed on the host per matrix. So `grad`, `vjp` and `jacrev` work, while `jvp` and
+  `jacfwd` raise `TypeError` (a `custom_vjp` function has no forward mode), and a second
+  derivative (`hessian`, `grad` of `grad`) raises `ValueError`: the rule's own callback
+  has no rule. `expm_callback` is the call without any rule.
 - **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix
   of NaN, and so does its cotangent (the others of a stack are unaffected), as in
   every jaxcb package; `scipy.linalg.expm` itself returns `exp` of each entry of a
@@ -39,9 +39,19 @@ import numpy as np
 import scipy.linalg
 from jax.typing import ArrayLike
 
+from jaxcb_native import rules
+
 from . import _checks
 
-__all__ = ["VMAP_METHOD", "VMAP_METHODS", "expm", "expm_callback", "on_host", "on_host_vjp"]
+__all__ = [
+    "VMAP_METHOD",
+    "VMAP_METHODS",
+    "expm",
+    "expm_callback",
+    "expm_vjp_callback",
+    "on_host",
+    "on_host_vjp",
+]
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
@@ -93,6 +103,14 @@ def expm_callback(
     return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method).astype(dtype)
 
 
+def expm_vjp_callback(
+    a: jax.Array, g: jax.Array, *, vmap_method: str | None = VMAP_METHOD
+) -> jax.Array:
+    """The backward pass of `expm`: the cotangent of `a` for the cotangent `g`."""
+    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    return jax.pure_callback(on_host_vjp, out_type, a, g, vmap_method=vmap_method)
+
+
 # --8<-- [end:callback]
 
 
@@ -117,22 +135,9 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
             is not one of `VMAP_METHODS`.
     """
     a, dtype = _check(a, vmap_method)
-    return _expm(vmap_method, a).astype(dtype)
+    compute = functools.partial(expm_callback, vmap_method=vmap_method)
+    vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
+    return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
-def _expm(vmap_method: str | None, a: jax.Array) -> jax.Array:
-    return expm_callback(a, vmap_method=vmap_method)
-
-
-def _expm_fwd(vmap_method: str | None, a: jax.Array) -> tuple[jax.Array, jax.Array]:
-    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
-
-
-def _expm_bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
-    out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    return (jax.pure_callback(on_host_vjp, out_type, a, g, vmap_method=vmap_method),)
-
-
-_expm.defvjp(_expm_fwd, _expm_bwd)
 # --8<-- [end:pattern]

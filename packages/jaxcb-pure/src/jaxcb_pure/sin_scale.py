@@ -9,9 +9,9 @@ Contract:
   expression, so one host call takes the whole batch; the scalar `y` is reshaped
   to the rank of `x` first, so NumPy broadcasting lines the batch axes up
   whichever argument is batched, and nothing is tiled.
-- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy`, so `grad`,
-  `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
-  without the rule (`grad` through it raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in
+  `jax.numpy` so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is
+  the same call without the rule (`grad` through it raises).
 - **Transforms.** `jit`, `vmap`, loops and `cond` work; the support matrix on the
   site has the measured answer for every transform.
 - **Types.** `x` any floating dtype: float16 and bfloat16 reach the host (and the
@@ -28,6 +28,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -94,20 +96,8 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
     x, y, dtype = _check(x, y, vmap_method)
-    return _sin_scale(vmap_method, x, y).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _sin_scale(vmap_method: str | None, x: jax.Array, y: jax.Array) -> jax.Array:
-    return sin_scale_callback(x, y, vmap_method=vmap_method)
-
-
-@_sin_scale.defjvp
-def _sin_scale_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    x, y = primals
-    dx, dy = tangents
-    out = _sin_scale(vmap_method, x, y)
-    return out, jnp.cos(x) * y * dx + jnp.sin(x) * dy
+    compute = functools.partial(sin_scale_callback, vmap_method=vmap_method)
+    return rules.sin_scale(compute, x, y).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]

@@ -10,9 +10,9 @@ Contract:
 - **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis
   only, so leading batch axes pass straight through and one host call takes the
   whole batch. With a single argument, `"broadcast_all"` would do the same.
-- **Derivatives.** A `jax.custom_jvp` rule written in `jax.numpy` (the map is
-  linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is
-  the same call without the rule (`grad` through it raises).
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in
+  `jax.numpy` (the map is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work;
+  `sum_mean_callback` is the same call without the rule (`grad` through it raises).
 - **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
   they are accumulated in float32 (as NumPy does for float16), and both results are
   cast back. An empty last axis gives a sum of 0 and a mean of NaN.
@@ -27,6 +27,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks
 
@@ -89,19 +91,9 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
     x, dtype = _check(x, vmap_method)
-    total, mean = _sum_mean(vmap_method, x)
+    compute = functools.partial(sum_mean_callback, vmap_method=vmap_method)
+    total, mean = rules.sum_mean(compute, x)  # the rule: jaxcb_native.rules
     return total.astype(dtype), mean.astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _sum_mean(vmap_method: str | None, x: jax.Array) -> tuple[jax.Array, jax.Array]:
-    return sum_mean_callback(x, vmap_method=vmap_method)
-
-
-@_sum_mean.defjvp
-def _sum_mean_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    (x,), (dx,) = primals, tangents
-    return _sum_mean(vmap_method, x), (jnp.sum(dx, axis=-1), jnp.mean(dx, axis=-1))
 
 
 # --8<-- [end:pattern]

@@ -16,11 +16,11 @@ Contract:
 - **Batching.** `vmap_method="expand_dims"`: one handler call fills the whole batched
   `out`. Both arguments are first reshaped to the rank of the output, so an unbatched one
   arrives with size-1 axes and broadcasts into `out` without being tiled.
-- **Derivatives.** A `jax.custom_jvp` rule `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2`
-  that calls this same differentiable function for the neighbouring orders, so the rule
-  itself has a rule: `grad`, `jacfwd`, `jacrev` and `hessian` in `z` all work.
-  `bessel_jv_callback` is the same call without the rule (`grad` through it raises). The
-  order `v` is an integer: it has no derivative.
+- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`:
+  `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that calls this same differentiable function for
+  the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev` and
+  `hessian` in `z` all work. `bessel_jv_callback` is the same call without the rule (`grad`
+  through it raises). The order `v` is an integer: it has no derivative.
 - **What runs where.** The checks and reshapes run in Python when the function is
   traced; the derivative rule is compiled by XLA with the rest of the program; `on_host`
   runs in the Python interpreter, called by XLA through `ctypes` in the middle of the
@@ -42,6 +42,8 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.special
 from jax.typing import ArrayLike
+
+from jaxcb_native import rules
 
 from . import _checks, _handler
 
@@ -105,22 +107,8 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
             one of `VMAP_METHODS`.
     """
     v, z, dtype = _check(v, z, vmap_method)
-    return _bessel_jv(vmap_method, v, z).astype(dtype)
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
-def _bessel_jv(vmap_method: str | None, v: jax.Array, z: jax.Array) -> jax.Array:
-    return bessel_jv_callback(v, z, vmap_method=vmap_method)
-
-
-@_bessel_jv.defjvp
-def _bessel_jv_jvp(vmap_method, primals, tangents):  # type: ignore[no-untyped-def]
-    v, z = primals  # v: int32 (see _orders), so v - 1 is the order below, never a wrap
-    _, dz = tangents  # v is an integer: its tangent is float0
-    out = _bessel_jv(vmap_method, v, z)
-    # The rule calls the differentiable function again, so it can be differentiated too.
-    slope = (_bessel_jv(vmap_method, v - 1, z) - _bessel_jv(vmap_method, v + 1, z)) / 2
-    return out, slope * dz
+    compute = functools.partial(bessel_jv_callback, vmap_method=vmap_method)
+    return rules.bessel_jv(compute, v, z).astype(dtype)  # the rule: jaxcb_native.rules
 
 
 # --8<-- [end:pattern]
