@@ -11,7 +11,7 @@ the performance page renders them and the other analyses from the same functions
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from ..schema import BenchFile, BenchResult, BenchVariant, TargetRecord
@@ -342,30 +342,43 @@ def _noop_target(dev: Device) -> list[Target]:
     ]
 
 
+Large = tuple[str, int, float, float, BenchVariant, list[tuple[float, BenchVariant]]]
+
+
+def _at_large(
+    dev: Device, row: str, mechanism: str | None = None, only: int | None = None
+) -> Iterator[Large]:
+    """``(computation, n, the reference row's time, the best pattern's time, that pattern,
+    every timed pattern)`` at each n >= LARGE (or at ``only``) where both were measured;
+    the patterns are ``mechanism``'s, if given."""
+    for comp in dev.computations("calls"):
+        for n in dev.sizes("calls", comp):
+            if n < LARGE or only not in (None, n):
+                continue
+            ref, pats = dev.t("calls", comp, row, n), _timed(dev, comp, n, mechanism)
+            if ref is not None and pats:
+                yield comp, n, ref, pats[0][0], pats[0][1], pats
+
+
 def _floor_targets(dev: Device) -> list[Target]:
     """The best pattern at every n >= LARGE against the allocating NumPy/SciPy floor, with
     the decomposition (the bare mechanism running the floor, its no-op) where it misses."""
     out = []
-    for comp in dev.computations("calls"):
-        for n in (n for n in dev.sizes("calls", comp) if n >= LARGE):
-            floor, pats = dev.t("calls", comp, "floor/numpy", n), _timed(dev, comp, n)
-            if floor is None or not pats:
-                continue
-            t, best = pats[0]
-            detail = ", ".join(f"{v.id} ×{tv / floor:.3g}" for tv, v in pats)
-            if t / floor > FLOOR_TARGET:
-                parts = _decomposition(dev, comp, n, best, f"floor {floor:.3g} s")
-                detail = f"decomposition: {parts}; {detail}"
-            out.append(
-                Target(
-                    name="best pattern ÷ the NumPy floor",
-                    subject=best.id,
-                    value=t / floor,
-                    limit=FLOOR_TARGET,
-                    where=f"{comp}, n = {n}",
-                    detail=detail,
-                )
+    for comp, n, floor, t, best, pats in _at_large(dev, "floor/numpy"):
+        detail = ", ".join(f"{v.id} ×{tv / floor:.3g}" for tv, v in pats)
+        if t / floor > FLOOR_TARGET:
+            parts = _decomposition(dev, comp, n, best, f"floor {floor:.3g} s")
+            detail = f"decomposition: {parts}; {detail}"
+        out.append(
+            Target(
+                name="best pattern ÷ the NumPy floor",
+                subject=best.id,
+                value=t / floor,
+                limit=FLOOR_TARGET,
+                where=f"{comp}, n = {n}",
+                detail=detail,
             )
+        )
     return out
 
 
@@ -375,25 +388,19 @@ KERNEL_MECHANISM = "ffi_call"
 
 def _kernel_targets(dev: Device) -> list[Target]:
     """At n = LARGE: the compiled kernel's best pattern against the allocating floor."""
-    out = []
-    for comp in dev.computations("calls"):
-        floor = dev.t("calls", comp, "floor/numpy", LARGE)
-        pats = _timed(dev, comp, LARGE, KERNEL_MECHANISM)
-        if floor is None or not pats:
-            continue
-        t, best = pats[0]
-        out.append(
-            Target(
-                name=f"{KERNEL_MECHANISM} kernel ÷ the NumPy floor",
-                subject=best.id,
-                value=t / floor,
-                limit=KERNEL_TARGET,
-                where=f"{comp}, n = {LARGE}",
-                detail=f"floor {floor:.3g} s, kernel {t:.3g} s"
-                + _faults(dev, comp, best.id, LARGE),
-            )
+    return [
+        Target(
+            name=f"{KERNEL_MECHANISM} kernel ÷ the NumPy floor",
+            subject=best.id,
+            value=t / floor,
+            limit=KERNEL_TARGET,
+            where=f"{comp}, n = {n}",
+            detail=f"floor {floor:.3g} s, kernel {t:.3g} s" + _faults(dev, comp, best.id, n),
         )
-    return out
+        for comp, n, floor, t, best, _ in _at_large(
+            dev, "floor/numpy", KERNEL_MECHANISM, only=LARGE
+        )
+    ]
 
 
 # A target set for a mechanism by name: buffer_callback writes into XLA's output
@@ -405,36 +412,29 @@ def _into_targets(dev: Device) -> list[Target]:
     """At every n >= LARGE: the best pattern, and the in-place minimal form where one was
     measured, against NumPy writing into a preallocated array."""
     out = []
-    for comp in dev.computations("calls"):
-        for n in (n for n in dev.sizes("calls", comp) if n >= LARGE):
-            into = dev.t("calls", comp, "floor/numpy-into", n)
-            pats = _timed(dev, comp, n, INTO_MECHANISM)
-            if into is None or not pats:
-                continue
-            t, best = pats[0]
+    for comp, n, into, t, best, _ in _at_large(dev, "floor/numpy-into", INTO_MECHANISM):
+        out.append(
+            Target(
+                name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
+                subject=best.id,
+                value=t / into,
+                limit=INTO_TARGET,
+                where=f"{comp}, n = {n}",
+                detail=_decomposition(dev, comp, n, best, f"into {into:.3g} s"),
+            )
+        )
+        v = dev.in_place_of(INTO_MECHANISM)
+        if v is not None and (ti := dev.t("calls", comp, v.id, n)):
             out.append(
                 Target(
-                    name=f"{INTO_MECHANISM} ÷ NumPy into a preallocated array",
-                    subject=best.id,
-                    value=t / into,
-                    limit=INTO_TARGET,
+                    name=f"{INTO_MECHANISM}, in place ÷ NumPy into a preallocated array",
+                    subject=v.id,
+                    value=ti / into,
+                    limit=IN_PLACE_TARGET,
                     where=f"{comp}, n = {n}",
-                    detail=_decomposition(dev, comp, n, best, f"into {into:.3g} s"),
+                    detail=f"into {into:.3g} s, in place {ti:.3g} s" + _faults(dev, comp, v.id, n),
                 )
             )
-            v = dev.in_place_of(INTO_MECHANISM)
-            if v is not None and (ti := dev.t("calls", comp, v.id, n)):
-                out.append(
-                    Target(
-                        name=f"{INTO_MECHANISM}, in place ÷ NumPy into a preallocated array",
-                        subject=v.id,
-                        value=ti / into,
-                        limit=IN_PLACE_TARGET,
-                        where=f"{comp}, n = {n}",
-                        detail=f"into {into:.3g} s, in place {ti:.3g} s"
-                        + _faults(dev, comp, v.id, n),
-                    )
-                )
     return out
 
 
