@@ -15,7 +15,7 @@ one adds a tab by existing) and every computation of the catalog:
   module gives its value that derivative rule;
 - if it does not, the tab shows the reason the package's registry gives, as the
   committed matrix files record it (``unsupported`` of each variant);
-- then the whole file, collapsed, with its link on GitHub (imports, ``_check``,
+- then the whole file, collapsed, with its link on GitHub (imports, checks,
   ``VMAP_METHOD``: what a copy needs to run), and the runnable example
   ``docs/examples/<package>/<computation>.py`` with the output ``tests/examples``
   recorded (``jaxcb_site.examples``).
@@ -185,7 +185,7 @@ def code_block(
 
 
 def whole_file(path: Path) -> str:
-    """The whole file, collapsed: what a copy needs (imports, ``_check``, constants)."""
+    """The whole file, collapsed: what a copy needs (imports, checks, constants)."""
     rel = path.relative_to(ROOT).as_posix()
     lang = "cpp" if path.suffix == ".cc" else "python"
     inner = "\n".join([f'```{lang} title="{rel}"', f'--8<-- "{rel}"', "```"])

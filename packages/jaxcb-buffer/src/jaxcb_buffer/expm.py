@@ -46,10 +46,8 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import scipy.linalg
 from jax.experimental.buffer_callback import Buffer, ExecutionContext, buffer_callback
@@ -105,17 +103,10 @@ def on_host_vjp(ctx: ExecutionContext, out: Buffer, a: Buffer, g: Buffer) -> Non
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
-    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
-    a = _checks.expm(a)
-    _checks.vmap_method("expm", vmap_method, VMAP_METHODS)
-    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
-
-
 # --8<-- [start:callback]
 def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     """The matrix exponential on the host, into the output buffer, without any rule."""
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
     call = buffer_callback(on_host, out_type, has_side_effect=False, vmap_method=vmap_method)
     return call(a).astype(dtype)
@@ -153,7 +144,7 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
         ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
             is not one of `VMAP_METHODS`.
     """
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     compute = functools.partial(expm_callback, vmap_method=vmap_method)
     vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
     return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules

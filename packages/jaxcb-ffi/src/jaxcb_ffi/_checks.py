@@ -16,23 +16,33 @@ from jax.typing import ArrayLike
 from jaxcb_native._checks import (  # the checks every package shares
     ORDER_LIMIT,
     bessel_jv,
+    bessel_jv_for_host,
     count,
     cubic_root,
+    cubic_root_for_host,
     expm,
+    expm_for_host,
     floating,
     sin_scale,
+    sin_scale_for_host,
     sum_mean,
+    sum_mean_for_host,
     vmap_method,
 )
 
 __all__ = [
     "ORDER_LIMIT",
     "bessel_jv",
+    "bessel_jv_for_host",
     "cubic_root",
+    "cubic_root_for_host",
     "expm",
+    "expm_for_host",
     "log_steps",
     "sin_scale",
+    "sin_scale_for_host",
     "sum_mean",
+    "sum_mean_for_host",
     "vmap_method",
 ]
 

@@ -28,7 +28,6 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -51,19 +50,12 @@ HANDLERS = {TARGET: "JaxcbBesselJv"}  # target -> C++ symbol (XLA_FFI_DEFINE_HAN
 # --8<-- [end:register]
 
 
-def _check(v: ArrayLike, z: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
-    """int32 orders, `z` in a floating dtype of 32 bits or more, and the result's dtype."""
-    v, z, _ = _checks.bessel_jv(v, z)
-    _checks.vmap_method("bessel_jv", vmap_method, VMAP_METHODS)
-    return v, z.astype(jnp.promote_types(z.dtype, jnp.float32)), z.dtype
-
-
 # --8<-- [start:callback]
 def bessel_jv_callback(
     v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`J_v(z)` in the C++ handler, without a derivative rule."""
-    v, z, dtype = _check(v, z, vmap_method)
+    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     shape = jnp.broadcast_shapes(v.shape, z.shape)
     v = jnp.broadcast_to(v, shape)  # int32 (see _orders): the handler binds an int32 buffer
@@ -93,7 +85,7 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: the shapes of `v` and `z` do not broadcast, or `vmap_method` is not
             one of `VMAP_METHODS`.
     """
-    v, z, dtype = _check(v, z, vmap_method)
+    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
     compute = functools.partial(bessel_jv_callback, vmap_method=vmap_method)
     return rules.bessel_jv(compute, v, z).astype(dtype)  # the rule: jaxcb_native.rules
 

@@ -27,7 +27,6 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -49,21 +48,12 @@ HANDLERS = {TARGET: "JaxcbCubicRoot"}  # target -> C++ symbol (XLA_FFI_DEFINE_HA
 # --8<-- [end:register]
 
 
-def _check(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
-    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
-    a, b, _ = _checks.cubic_root(a, b)
-    _checks.vmap_method("cubic_root", vmap_method, VMAP_METHODS)
-    dtype = jnp.result_type(a, b)
-    wide = jnp.promote_types(dtype, jnp.float32)
-    return a.astype(wide), b.astype(wide), dtype
-
-
 # --8<-- [start:callback]
 def cubic_root_callback(
     a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """The real root of `x**3 + a*x - b` in the C++ handler, without a derivative rule."""
-    a, b, dtype = _check(a, b, vmap_method)
+    a, b, dtype = _checks.cubic_root_for_host(a, b, vmap_method, VMAP_METHODS)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     shape = jnp.broadcast_shapes(a.shape, b.shape)
     a, b = jnp.broadcast_to(a, shape), jnp.broadcast_to(b, shape)  # elementwise in C++
@@ -92,7 +82,7 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
         ValueError: the shapes of `a` and `b` do not broadcast, or `vmap_method` is not
             one of `VMAP_METHODS`.
     """
-    a, b, dtype = _check(a, b, vmap_method)
+    a, b, dtype = _checks.cubic_root_for_host(a, b, vmap_method, VMAP_METHODS)
     compute = functools.partial(cubic_root_callback, vmap_method=vmap_method)
     return rules.cubic_root(compute, a, b).astype(dtype)  # the rule: jaxcb_native.rules
 

@@ -33,10 +33,8 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
-import jax.numpy as jnp
 from jax.typing import ArrayLike
 
 from jaxcb_native import rules
@@ -65,17 +63,10 @@ HANDLERS = {TARGET: "JaxcbExpm", TARGET_VJP: "JaxcbExpmVjp"}  # target -> C++ sy
 # --8<-- [end:register]
 
 
-def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
-    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
-    a = _checks.expm(a)
-    _checks.vmap_method("expm", vmap_method, VMAP_METHODS)
-    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
-
-
 # --8<-- [start:callback]
 def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     """The matrix exponential in the C++ handler, without a derivative rule."""
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
     return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a).astype(dtype)
@@ -113,7 +104,7 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
         ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
             is not one of `VMAP_METHODS`.
     """
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     compute = functools.partial(expm_callback, vmap_method=vmap_method)
     vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
     return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules

@@ -22,7 +22,6 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -44,20 +43,12 @@ HANDLERS = {TARGET: "JaxcbSinScale"}  # target -> C++ symbol (XLA_FFI_DEFINE_HAN
 # --8<-- [end:register]
 
 
-def _check(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
-    """`x` and `y` in one floating dtype (float16, bfloat16: float32), and the result's."""
-    x, y = _checks.sin_scale(x, y)
-    _checks.vmap_method("sin_scale", vmap_method, VMAP_METHODS)
-    wide = jnp.promote_types(x.dtype, jnp.float32)
-    return x.astype(wide), y.astype(wide), x.dtype
-
-
 # --8<-- [start:callback]
 def sin_scale_callback(
     x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`sin(x) * y + 1` in the C++ handler, without a derivative rule."""
-    x, y, dtype = _check(x, y, vmap_method)
+    x, y, dtype = _checks.sin_scale_for_host(x, y, vmap_method, VMAP_METHODS)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: one y per block of x under vmap
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
@@ -84,7 +75,7 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
         TypeError: `x` is not a floating array, or `y` is not real (bool, complex).
         ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, y, dtype = _check(x, y, vmap_method)
+    x, y, dtype = _checks.sin_scale_for_host(x, y, vmap_method, VMAP_METHODS)
     compute = functools.partial(sin_scale_callback, vmap_method=vmap_method)
     return rules.sin_scale(compute, x, y).astype(dtype)  # the rule: jaxcb_native.rules
 

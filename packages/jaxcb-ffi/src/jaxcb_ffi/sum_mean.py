@@ -22,10 +22,8 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
-import jax.numpy as jnp
 from jax.typing import ArrayLike
 
 from jaxcb_native import rules
@@ -44,19 +42,12 @@ HANDLERS = {TARGET: "JaxcbSumMean"}  # target -> C++ symbol (XLA_FFI_DEFINE_HAND
 # --8<-- [end:register]
 
 
-def _check(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
-    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
-    x = _checks.sum_mean(x)
-    _checks.vmap_method("sum_mean", vmap_method, VMAP_METHODS)
-    return x.astype(jnp.promote_types(x.dtype, jnp.float32)), x.dtype
-
-
 # --8<-- [start:callback]
 def sum_mean_callback(
     x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> tuple[jax.Array, jax.Array]:
     """`(sum, mean)` over the last axis in the C++ handler, without a derivative rule."""
-    x, dtype = _check(x, vmap_method)
+    x, dtype = _checks.sum_mean_for_host(x, vmap_method, VMAP_METHODS)
     register(TARGET, HANDLERS[TARGET])  # once per process, on first use
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
     total, mean = jax.ffi.ffi_call(TARGET, (out, out), vmap_method=vmap_method)(x)
@@ -82,7 +73,7 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         TypeError: `x` is not a floating array.
         ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, dtype = _check(x, vmap_method)
+    x, dtype = _checks.sum_mean_for_host(x, vmap_method, VMAP_METHODS)
     compute = functools.partial(sum_mean_callback, vmap_method=vmap_method)
     total, mean = rules.sum_mean(compute, x)  # the rule: jaxcb_native.rules
     return total.astype(dtype), mean.astype(dtype)

@@ -21,10 +21,13 @@ __all__ = [
     "ORDER_LIMIT",
     "array",
     "bessel_jv",
+    "bessel_jv_for_host",
     "broadcastable",
     "count",
     "cubic_root",
+    "cubic_root_for_host",
     "expm",
+    "expm_for_host",
     "flag",
     "floating",
     "hashable",
@@ -33,8 +36,10 @@ __all__ = [
     "orders",
     "progress",
     "sin_scale",
+    "sin_scale_for_host",
     "sink",
     "sum_mean",
+    "sum_mean_for_host",
     "vmap_method",
 ]
 
@@ -136,6 +141,61 @@ def cubic_root(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array, tuple[
 def vmap_method(fn: str, value: object, allowed: Sequence[str | None]) -> None:
     if value not in allowed:
         raise ValueError(f"{fn}: vmap_method must be one of {tuple(allowed)}, got {value!r}")
+
+
+# The roads to the host (jaxcb_pure, jaxcb_buffer, jaxcb_ffi, jaxcb_pyffi) check the same
+# arguments, then widen float16 and bfloat16 to float32 (the host computes in float32 or
+# float64) and cast the result back: each function below returns the checked arguments as
+# the host takes them, then the dtype of the result.
+
+
+def _widened(
+    fn: str, a: jax.Array, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, Any]:
+    """`vmap_method` checked; `a` in a floating dtype of 32 bits or more, and its own dtype."""
+    vmap_method(fn, method, allowed)
+    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
+
+
+def sin_scale_for_host(
+    x: ArrayLike, y: ArrayLike, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, jax.Array, Any]:
+    """`x` and `y` in one floating dtype (float16, bfloat16: float32), and the result's."""
+    x, y = sin_scale(x, y)
+    x, dtype = _widened("sin_scale", x, method, allowed)
+    return x, y.astype(x.dtype), dtype
+
+
+def sum_mean_for_host(
+    x: ArrayLike, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, Any]:
+    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
+    return _widened("sum_mean", sum_mean(x), method, allowed)
+
+
+def bessel_jv_for_host(
+    v: ArrayLike, z: ArrayLike, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, jax.Array, Any]:
+    """int32 orders, `z` in a floating dtype of 32 bits or more, and the result's dtype."""
+    v, z, _ = bessel_jv(v, z)
+    z, dtype = _widened("bessel_jv", z, method, allowed)
+    return v, z, dtype
+
+
+def expm_for_host(
+    a: ArrayLike, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, Any]:
+    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
+    return _widened("expm", expm(a), method, allowed)
+
+
+def cubic_root_for_host(
+    a: ArrayLike, b: ArrayLike, method: object, allowed: Sequence[str | None]
+) -> tuple[jax.Array, jax.Array, Any]:
+    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
+    a, b, _ = cubic_root(a, b)
+    a, dtype = _widened("cubic_root", a.astype(jnp.result_type(a, b)), method, allowed)
+    return a, b.astype(a.dtype), dtype
 
 
 def flag(fn: str, name: str, value: object) -> bool:

@@ -35,7 +35,6 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -65,19 +64,12 @@ TARGET = _handler.register("jaxcb_py_bessel_jv", lambda *buffers: on_host(*buffe
 # --8<-- [end:host]
 
 
-def _check(v: ArrayLike, z: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
-    """int32 orders, `z` in a floating dtype of 32 bits or more, and the result's dtype."""
-    v, z, _ = _checks.bessel_jv(v, z)
-    _checks.vmap_method("bessel_jv", vmap_method, VMAP_METHODS)
-    return v, z.astype(jnp.promote_types(z.dtype, jnp.float32)), z.dtype
-
-
 # --8<-- [start:callback]
 def bessel_jv_callback(
     v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METHOD
 ) -> jax.Array:
     """`J_v(z)` in the Python handler, written in place, without a derivative rule."""
-    v, z, dtype = _check(v, z, vmap_method)
+    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
     shape = jnp.broadcast_shapes(v.shape, z.shape)
     v = jnp.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)  # same rank as the output:
     z = jnp.reshape(z, (1,) * (len(shape) - z.ndim) + z.shape)  # batch axes broadcast
@@ -106,7 +98,7 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: the shapes of `v` and `z` do not broadcast, or `vmap_method` is not
             one of `VMAP_METHODS`.
     """
-    v, z, dtype = _check(v, z, vmap_method)
+    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
     compute = functools.partial(bessel_jv_callback, vmap_method=vmap_method)
     return rules.bessel_jv(compute, v, z).astype(dtype)  # the rule: jaxcb_native.rules
 

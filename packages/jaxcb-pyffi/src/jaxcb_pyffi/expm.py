@@ -45,10 +45,8 @@ Contract:
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import scipy.linalg
 from jax.typing import ArrayLike
@@ -97,17 +95,10 @@ TARGET_VJP = _handler.register("jaxcb_py_expm_vjp", lambda *buffers: on_host_vjp
 # --8<-- [end:host]
 
 
-def _check(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
-    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
-    a = _checks.expm(a)
-    _checks.vmap_method("expm", vmap_method, VMAP_METHODS)
-    return a.astype(jnp.promote_types(a.dtype, jnp.float32)), a.dtype
-
-
 # --8<-- [start:callback]
 def expm_callback(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
     """The matrix exponential in the Python handler, into the output buffer, without any rule."""
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
     return jax.ffi.ffi_call(TARGET, out_type, vmap_method=vmap_method)(a).astype(dtype)
 
@@ -143,7 +134,7 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
         ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
             is not one of `VMAP_METHODS`.
     """
-    a, dtype = _check(a, vmap_method)
+    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
     compute = functools.partial(expm_callback, vmap_method=vmap_method)
     vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
     return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules
