@@ -11,6 +11,8 @@ fallback is checked; every other test is skipped, saying why.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -136,6 +138,40 @@ def test_a_name_is_registered_once(x32: None) -> None:
     second = _handler.register("jaxcb_test_once", lambda x, out: np.copyto(out, -x))
     assert first == second == "jaxcb_test_once"
     f = jax.jit(lambda x: jax.ffi.ffi_call(first, jax.ShapeDtypeStruct(x.shape, x.dtype))(x))
+    np.testing.assert_array_equal(f(jnp.arange(3.0)), np.arange(3.0))
+
+
+def test_threads_registering_one_new_name_at_once_register_it_once(
+    x32: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two threads tracing their first call at once both ask for the name: the check and
+    the registration are one step (a lock), so JAX registers it once, and it works."""
+    name, threads = "jaxcb_test_threads", 8
+    calls: list[str] = []
+    register = jax.ffi.register_ffi_target
+
+    def counting(target: str, *args: Any, **kwargs: Any) -> None:
+        calls.append(target)
+        time.sleep(0.05)  # a slow registration: a second thread would get in meanwhile
+        if calls.count(target) == 1:  # never register twice, even where the check fails
+            register(target, *args, **kwargs)
+
+    monkeypatch.setattr(jax.ffi, "register_ffi_target", counting)
+    start = threading.Barrier(threads)
+    names: list[str] = []
+
+    def work() -> None:
+        start.wait()
+        names.append(_handler.register(name, lambda x, out: np.copyto(out, x)))
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert names == [name] * threads
+    assert calls == [name]
+    f = jax.jit(lambda x: jax.ffi.ffi_call(name, jax.ShapeDtypeStruct(x.shape, x.dtype))(x))
     np.testing.assert_array_equal(f(jnp.arange(3.0)), np.arange(3.0))
 
 

@@ -1,11 +1,11 @@
 """jaxcb pyffi: every pure computation of the catalog through `jax.ffi.ffi_call` into a
 Python function registered as an XLA FFI handler with `ctypes`.
 
-Each module is one copyable pattern (with `_handler.py`, the `ctypes` bridge, and
-`_checks.py`): a host function `on_host(*inputs, *outputs)` that writes its result into
-XLA's output buffers in place and returns `None`, registered as a CPU FFI target at
-import; the bare call `<name>_callback`; and the public function with a derivative rule
-and a justified `vmap_method`.
+Each module is one copyable pattern (with `_handler.py`, the `ctypes` bridge): a host
+function `on_host(*inputs, *outputs)` that writes its result into XLA's output buffers in
+place and returns `None`, registered as a CPU FFI target at import; the bare call
+`<name>_callback`; and the public function with a derivative rule and a justified
+`vmap_method`.
 
 `jax.ffi` arrived in JAX 0.4.32 (as `jax.extend.ffi`; `jax.ffi` since 0.5.0, per the JAX
 changelog). Where the installed JAX has no `jax.ffi` this package still imports

@@ -16,12 +16,13 @@ holds); this module reads its buffers as NumPy arrays, without copying, and call
 - a buffer of a dtype NumPy cannot view (bfloat16, the 8-bit floats) is an FFI error
   naming it.
 
-Copy this file with the pattern module you copy. Only the standard library and NumPy.
+Copy this file with the pattern module you copy. Only the standard library, NumPy and JAX.
 """
 
 from __future__ import annotations
 
 import ctypes
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -165,6 +166,7 @@ def _handler(host: Callable[..., None]) -> Any:
 
 
 _KEEP: dict[str, Any] = {}  # the C functions must outlive every program that calls them
+_LOCK = threading.Lock()
 
 
 def register(name: str, host: Callable[..., None]) -> str:
@@ -172,10 +174,11 @@ def register(name: str, host: Callable[..., None]) -> str:
 
     Once per name: a second registration of a name keeps the first handler.
     """
-    if name not in _KEEP:
-        c_function = _handler(host)
-        jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(c_function), platform="cpu")
-        _KEEP[name] = c_function
+    with _LOCK:  # two threads tracing their first call at once register it once
+        if name not in _KEEP:
+            c_function = _handler(host)
+            jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(c_function), platform="cpu")
+            _KEEP[name] = c_function
     return name
 
 
