@@ -44,13 +44,13 @@ import jaxcb_ffi
 from jaxcb_core import references
 from jaxcb_core.catalog import CATALOG, by_name
 from jaxcb_core.mechanisms import from_dict
-from jaxcb_ffi import _library, _registry
+from jaxcb_ffi import _registry
 
 PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
 CUSTOM_JVP = ["sin_scale", "sum_mean", "bessel_jv", "cubic_root"]
 METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"]
 VARIANT = "ffi_call/default"  # both rows share the modules, and so the counters
-NO_FFI = _library.missing_ffi()
+NO_FFI = _registry.missing_ffi()
 
 needs_ffi = pytest.mark.skipif(NO_FFI is not None, reason=f"{NO_FFI}")
 
@@ -235,7 +235,7 @@ def test_the_baseline_copy_runs_silently_and_agrees(
     widest copy, sum_mean bit for bit (the 16 fixed lanes do not depend on the width) and
     expm within float32 rounding (the wider copies may fuse a multiply and an add)."""
     assert _vector_sinf(baseline_library) == {4}
-    assert _vector_sinf(_library._path()) == {4, 8, 16}
+    assert _vector_sinf(module("jaxcb_ffi", "sin_scale")._LIBRARY) == {4, 8, 16}
     lib = ctypes.CDLL(str(baseline_library))
     for target, symbol in (
         ("sin_scale", "JaxcbSinScale"),
@@ -637,7 +637,7 @@ KERNEL_ERRORS = [
 def bare_ffi_call(name: str) -> Callable[..., Any]:
     """The module's ffi_call with result types of the first argument's dtype, no checks."""
     m = module("jaxcb_ffi", name)
-    _library.register(m.TARGET, m.HANDLERS[m.TARGET])
+    m._register()
 
     def f(x: Any, *rest: Any) -> Any:
         if name == "sum_mean":
@@ -679,20 +679,102 @@ def test_kernel_error_under_vmap_names_the_fix(x32: None) -> None:
 # --- the library and the probe -------------------------------------------------------------
 
 
-def test_headers_newer_than_the_running_jaxlib_are_refused() -> None:
-    _library.check_headers("0.10.2", "0.12.0.1")  # older headers: XLA accepts them
-    _library.check_headers("0.12.0.1", "0.12.0.1")
-    with pytest.raises(RuntimeError, match=r"built against the XLA FFI headers of jaxlib 0\.12"):
-        _library.check_headers("0.12.0.1", "0.10.2")
+LOADED = [*PURE, "log_steps", "_noop"]  # every module that loads a library of its own
+
+
+def fresh_copy(name: str, where: Path) -> Any:
+    """The module's file copied to `where` and imported from there under another name: its
+    loader's state is its own, and it looks for its library beside the copy."""
+    import importlib.util
+
+    source = Path(module("jaxcb_ffi", name).__file__)
+    copy = where / source.name
+    copy.write_text(source.read_text())
+    spec = importlib.util.spec_from_file_location(f"jaxcb_test_copy_{name}", copy)
+    assert spec is not None
+    assert spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    return fresh
 
 
 @needs_ffi
-def test_library_fits_the_running_jaxlib() -> None:
+@pytest.mark.parametrize("name", LOADED)
+def test_library_fits_the_running_jaxlib(name: str) -> None:
+    """Each module's library exports the jaxlib version whose headers built it (CMakeLists.txt
+    compiles it in), no newer than the running jaxlib."""
     import importlib.metadata
 
-    lib = _library.load()
-    built = lib.JaxcbFfiJaxlibVersion().decode()
-    assert _library._version(built) <= _library._version(importlib.metadata.version("jaxlib"))
+    m = module("jaxcb_ffi", name)
+    lib = ctypes.CDLL(str(m._LIBRARY))
+    lib.JaxlibVersion.restype = ctypes.c_char_p
+    built = lib.JaxlibVersion().decode()
+    assert m._release(built) <= m._release(importlib.metadata.version("jaxlib"))
+    assert m._release("0.10.2") < m._release("0.12.0.1") < m._release("0.12.1")
+
+
+@needs_ffi
+def test_headers_newer_than_the_running_jaxlib_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library built against a newer jaxlib than the one running is refused before anything
+    is registered (XLA would refuse its handlers when the CPU backend starts, and every JAX
+    computation of the process would fail), with the commands that rebuild it."""
+    import importlib.metadata
+
+    fresh = fresh_copy("sin_scale", tmp_path)
+    fresh._LIBRARY = module("jaxcb_ffi", "sin_scale")._LIBRARY
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.1")
+    with pytest.raises(RuntimeError) as info:
+        fresh._register()
+    assert str(info.value).startswith("sin_scale: libsin_scale.so was built against the XLA FFI ")
+    assert str(info.value).endswith(
+        "newer than the running jaxlib 0.0.1: rebuild it with cmake -S . -B build "
+        "-DPython_EXECUTABLE=$(which python) && cmake --build build"
+    )
+    assert not fresh._registered
+
+
+@needs_ffi
+def test_a_missing_library_says_how_to_build_it(tmp_path: Path) -> None:
+    """A module copied without building its library: the error names the file and the
+    commands, and the module can still be imported."""
+    fresh = fresh_copy("cubic_root", tmp_path)
+    with pytest.raises(RuntimeError) as info:
+        fresh.cubic_root(1.0, 2.0)
+    assert str(info.value) == (
+        f"cubic_root: libcubic_root.so is not built: in {tmp_path}, beside cubic_root.cc and "
+        "CMakeLists.txt, run cmake -S . -B build -DPython_EXECUTABLE=$(which python) && "
+        "cmake --build build"
+    )
+
+
+@needs_ffi
+def test_two_threads_tracing_a_first_call_register_once() -> None:
+    """Each module registers its handlers once per process, under a lock: two threads that
+    trace their first call at once register the target once (a fresh process)."""
+    code = """
+import threading, jax, numpy as np
+seen = []
+original = jax.ffi.register_ffi_target
+def counted(name, *a, **k):
+    seen.append(name)
+    return original(name, *a, **k)
+jax.ffi.register_ffi_target = counted
+import jaxcb_ffi
+start = threading.Barrier(4)
+def first_call():
+    start.wait()
+    jax.jit(jaxcb_ffi.expm)(np.eye(2, dtype=np.float32)).block_until_ready()
+threads = [threading.Thread(target=first_call) for _ in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(sorted(seen))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    assert out.strip() == "['jaxcb_expm', 'jaxcb_expm_vjp']"
 
 
 @needs_ffi
@@ -714,12 +796,14 @@ def test_handlers_carry_no_counter_and_run_behind_the_shim(x32: None) -> None:
     front of every handler the package registered."""
     from jaxcb_ffi import _probe
 
-    lib = _library.load()
     for name in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root", "_noop"):
-        for target, symbol in module("jaxcb_ffi", name).HANDLERS.items():
+        m = module("jaxcb_ffi", name)
+        lib = ctypes.CDLL(str(m._LIBRARY))
+        for symbol in m.HANDLERS.values():
             assert hasattr(lib, symbol)
             assert not hasattr(lib, f"{symbol}Calls"), symbol
-            _library.register(target, symbol)
+        m._register()
+        for target in m.HANDLERS:
             assert target in _probe.counted_targets(), target
 
 
@@ -731,7 +815,7 @@ def test_another_packages_handler_gets_no_counting_slot() -> None:
     from jaxcb_ffi import _probe
 
     _registry.variants()  # the probe is installed
-    capsule = jax.ffi.pycapsule(_library.load().JaxcbNoop)
+    capsule = jax.ffi.pycapsule(ctypes.CDLL(str(module("jaxcb_ffi", "_noop")._LIBRARY)).JaxcbNoop)
     jax.ffi.register_ffi_target("jaxcb_test_foreign_noop", capsule, platform="cpu")
     assert "jaxcb_test_foreign_noop" not in _probe.counted_targets()
     x = jnp.arange(3.0)
@@ -922,7 +1006,7 @@ def test_logger_kernel_errors(capfd: pytest.CaptureFixture[str]) -> None:
     """The handler refuses what it cannot write with an ffi::Error, and a zero-size state
     is a line with no values."""
     logger = module("jaxcb_ffi", "log_steps")
-    _library.register(logger.TARGET, logger.HANDLERS[logger.TARGET])
+    logger._register()
     call = jax.ffi.ffi_call(logger.TARGET, (), has_side_effect=True)
     with raises(
         kernel_error(),

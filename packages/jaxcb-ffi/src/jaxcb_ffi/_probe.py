@@ -1,20 +1,21 @@
 """The probe of the ffi_call variants: handler calls, counted by a shim in front of each.
 
 The handlers a reader copies carry no counters. Building the package also builds the
-counting shim, `libjaxcb_ffi_counting.so` (`_counting.cc`): 64 slots, each an XLA FFI
-handler that adds one to its counter and passes the call frame on, unchanged, to the
-handler behind it. Constructing a :class:`KernelProbe` (the registry does, when the
-variants are discovered) wraps `jax.ffi.register_ffi_target` once: from then on a CPU
-handler registered by the package (a target one of its modules names in `HANDLERS`),
-through `_library.register` on a pattern's first use, is registered behind a slot of its
-own; another package's registrations pass through untouched. Observing a computation reads the slots of all
-of its handlers (forward and backward) when the block starts and again whenever `calls`
-is read, until the block ends. The C++ logger (`log_steps`) writes its records to standard
+counting shim, `lib_counting.so` (`_counting.cc`, installed beside the modules): 64 slots,
+each an XLA FFI handler that adds one to its counter and passes the call frame on,
+unchanged, to the handler behind it. Constructing a :class:`KernelProbe` (the registry
+does, when the variants are discovered) wraps `jax.ffi.register_ffi_target` once: from
+then on a CPU handler registered by the package (a target one of its modules names in
+`HANDLERS`), by the module's own loader on a pattern's first use, is registered behind a
+slot of its own; another package's registrations pass through untouched. Observing a
+computation reads the slots of all of its handlers (forward and backward) when the block
+starts and again whenever `calls` is read, until the block ends. The C++ logger (`log_steps`) writes its records to standard
 error: observing it also reads the process's file descriptor 2 while the block runs, keeps
 the logger's lines as the records (step, state), and passes every other line on.
 
 A handler registered before the probe existed runs without a slot in front of it, and its
-calls cannot be counted: observing its computation raises `RuntimeError` naming it.
+calls cannot be counted: observing its computation (a module whose `_registered` is set,
+with no slot for its targets) raises `RuntimeError` naming it.
 It follows the probe contract of `jaxcb_core.probe` without importing it.
 """
 
@@ -24,6 +25,7 @@ import contextlib
 import ctypes
 import functools
 import importlib
+import importlib.util
 import os
 import re
 import sys
@@ -36,11 +38,9 @@ from typing import IO, Any
 import jax
 import numpy as np
 
-from . import _library
-
 __all__ = ["COUNTING", "HandlerCalls", "KernelProbe", "LoggedCalls", "counted_targets", "install"]
 
-COUNTING = "libjaxcb_ffi_counting.so"
+COUNTING = "lib_counting.so"
 
 _lock = threading.Lock()
 _slots: dict[str, int] = {}  # FFI target -> slot of the shim in front of its handler
@@ -49,12 +49,15 @@ _original: Callable[..., Any] | None = None  # jax.ffi.register_ffi_target befor
 
 @functools.cache
 def _shim() -> ctypes.CDLL:
-    """The counting library, from beside the handlers' library."""
-    path = Path(_library.load()._name).with_name(COUNTING)
-    if not path.is_file():
+    """The counting library, from the package's folder (any of them: an editable install
+    has two), beside the modules and their libraries."""
+    package = importlib.import_module(__package__ or "jaxcb_ffi")
+    places = [Path(where) for where in package.__path__]
+    path = next((p / COUNTING for p in places if (p / COUNTING).is_file()), None)
+    if path is None:
         raise RuntimeError(
-            f"jaxcb_ffi: the probe's counting shim ({COUNTING}) is not installed beside "
-            f"{path.parent / _library.LIBRARY}: reinstall jaxcb-ffi and read the build output."
+            f"jaxcb_ffi: the probe's counting shim ({COUNTING}) is not installed in "
+            f"{', '.join(map(str, places))}: reinstall jaxcb-ffi and read the build output."
         )
     lib = ctypes.CDLL(str(path))
     lib.JaxcbCountingShim.restype = ctypes.c_void_p
@@ -86,7 +89,7 @@ def install() -> None:
     """Wrap `jax.ffi.register_ffi_target` so that CPU handlers get a counting slot (once)."""
     global _original
     with _lock:
-        if _original is not None or _library.missing_ffi() is not None:
+        if _original is not None or importlib.util.find_spec("jax.ffi") is None:
             return
         _shim()  # a missing shim fails here, at discovery, not at a handler's first call
         original = jax.ffi.register_ffi_target
@@ -115,7 +118,7 @@ def _own_targets() -> frozenset[str]:
     return frozenset(t for m in modules for t in getattr(m, "HANDLERS", ()))
 
 
-_NOT_PATTERNS = frozenset({"__init__", "_probe", "_registry", "_checks", "_library"})
+_NOT_PATTERNS = frozenset({"__init__", "_probe", "_registry"})
 
 
 def counted_targets() -> dict[str, int]:
@@ -133,13 +136,6 @@ class HandlerCalls:
 
     def __init__(self, targets: Iterable[str]) -> None:
         self._targets = tuple(targets)
-        uncounted = [t for t in self._targets if t in _library._registered and t not in _slots]
-        if uncounted:
-            raise RuntimeError(
-                f"jaxcb_ffi probe: FFI target {uncounted[0]!r} was registered before the "
-                "counting shim was installed, so its calls cannot be counted: discover the "
-                "variants (jaxcb_core.mechanisms.discover()) before calling the patterns"
-            )
         self._start = {t: _calls(t) for t in self._targets}
         self._end: dict[str, int] | None = None
 
@@ -220,12 +216,26 @@ class KernelProbe:
         install()
 
     def handlers(self, computation: str) -> tuple[str, ...]:
-        """The FFI targets of every handler of `computation`."""
+        """The FFI targets of every handler of `computation`, each counted by a slot.
+
+        Raises:
+            RuntimeError: the module registered its handlers before the probe was installed.
+        """
         try:
             module = importlib.import_module(f"{self.package}.{computation}")
         except ModuleNotFoundError:  # the private helpers (`_noop`), not catalog computations
             module = importlib.import_module(f"{self.package}._{computation}")
-        return tuple(module.HANDLERS)
+        targets = tuple(module.HANDLERS)
+        uncounted = [
+            t for t in targets if getattr(module, "_registered", False) and t not in _slots
+        ]
+        if uncounted:
+            raise RuntimeError(
+                f"jaxcb_ffi probe: FFI target {uncounted[0]!r} was registered before the "
+                "counting shim was installed, so its calls cannot be counted: discover the "
+                "variants (jaxcb_core.mechanisms.discover()) before calling the patterns"
+            )
+        return targets
 
     @contextlib.contextmanager
     def observe(self, computation: str) -> Iterator[HandlerCalls]:

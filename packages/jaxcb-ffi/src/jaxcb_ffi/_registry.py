@@ -9,10 +9,12 @@ Where the installed JAX has no `jax.ffi`, both rows say so for every computation
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._library import missing_ffi
+import jax
+
 from ._probe import KernelProbe
 
 if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
@@ -43,6 +45,16 @@ DOC = {
     "no_rule": "The bare ffi_call into the same handler, without a derivative rule.",
 }
 PROBE = KernelProbe()
+
+
+def missing_ffi() -> str | None:
+    """Why this JAX cannot run the package (it lacks `jax.ffi`), or `None` when it can."""
+    if importlib.util.find_spec("jax.ffi") is not None:
+        return None
+    return (
+        f"jax.ffi is not in JAX {jax.__version__} "
+        "(added in 0.4.32 as jax.extend.ffi, jax.ffi since 0.5.0)"
+    )
 
 
 def _module(name: str) -> Any:

@@ -32,21 +32,91 @@ Contract:
 
 from __future__ import annotations
 
+import ctypes
+import importlib.metadata
+import re
+import threading
+from pathlib import Path
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from . import _checks
-from ._library import register
-
 __all__ = ["HANDLERS", "TARGET", "log_steps"]
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"log_steps: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"log_steps: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(x0: ArrayLike, n: object) -> jax.Array:
+    """`x0` floating on one device, `n` a step count."""
+    x0 = _array("x0", x0)
+    if not jnp.issubdtype(x0.dtype, jnp.floating):
+        raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"log_steps: n must be a Python int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"log_steps: n must be >= 0, got {n}")
+    if n >= 2**31:
+        raise ValueError(f"log_steps: n must be < 2**31 (steps are counted in int32), got {n}")
+    if not isinstance(x0, jax.core.Tracer) and len(x0.devices()) > 1:  # before XLA says it worse
+        raise ValueError(
+            "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI "
+            f"call), got x0 on {len(x0.devices())} devices"
+        )
+    return x0
+
 
 # --8<-- [start:register]
 TARGET = "jaxcb_log_step"  # the FFI target name that ffi_call uses
 HANDLERS = {TARGET: "JaxcbLogStep"}  # target -> C++ symbol (XLA_FFI_DEFINE_HANDLER_SYMBOL)
+_LIBRARY = Path(__file__).with_name("liblog_steps.so")  # CMakeLists.txt builds it here
+_BUILD = "cmake -S . -B build -DPython_EXECUTABLE=$(which python) && cmake --build build"
+_lock = threading.Lock()
+_registered = False
+
+
+def _register() -> None:
+    """Load the handlers with ctypes and register them with XLA, once per process."""
+    global _registered
+    with _lock:  # two threads tracing their first call at once register once
+        if _registered:
+            return
+        if not _LIBRARY.is_file():
+            raise RuntimeError(
+                f"log_steps: {_LIBRARY.name} is not built: in {_LIBRARY.parent}, beside "
+                f"log_steps.cc and CMakeLists.txt, run {_BUILD}"
+            )
+        lib = ctypes.CDLL(str(_LIBRARY))
+        lib.JaxlibVersion.restype = ctypes.c_char_p  # the jaxlib whose headers it was built with
+        built, running = lib.JaxlibVersion().decode(), importlib.metadata.version("jaxlib")
+        if _release(built) > _release(running):  # XLA would refuse it: every computation fails
+            raise RuntimeError(
+                f"log_steps: {_LIBRARY.name} was built against the XLA FFI headers of jaxlib "
+                f"{built}, newer than the running jaxlib {running}: rebuild it with {_BUILD}"
+            )
+        for target, symbol in HANDLERS.items():
+            capsule = jax.ffi.pycapsule(getattr(lib, symbol))
+            jax.ffi.register_ffi_target(target, capsule, platform="cpu")
+        _registered = True
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:4])
+
+
 # --8<-- [end:register]
 
 
@@ -86,8 +156,8 @@ def log_steps(x0: ArrayLike, n: int) -> jax.Array:
         ValueError: `n` is negative or not below `2**31`, or `x0` is sharded over several
             devices.
     """
-    x0 = _checks.log_steps(x0, n)
-    register(TARGET, HANDLERS[TARGET])  # once per process, on first use
+    x0 = _checked(x0, n)
+    _register()  # once per process, on first use
     return _compiled_loop(x0, n=n)
 
 
