@@ -20,7 +20,7 @@ import pytest
 from pkg_support import assert_close
 
 import jaxcb_colocated
-from jaxcb_colocated import _near
+from jaxcb_colocated import computations
 from jaxcb_core.catalog import by_name
 
 NAMES = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
@@ -98,8 +98,8 @@ def test_log_steps_under_jit_raises() -> None:
 
 
 def test_a_jax_without_colocated_python_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_near, "colocated_python", None)
-    missing = _near.near_devices(lambda x: x)
+    monkeypatch.setattr(computations, "colocated_python", None)
+    missing = computations.near_devices(lambda x: x)
     message = (
         f"jax.experimental.colocated_python is not in JAX {jax.__version__}: "
         "upgrade JAX to use jaxcb_colocated"

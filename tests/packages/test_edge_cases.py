@@ -14,6 +14,17 @@
 - Non-finite input: a matrix with a NaN or infinite entry gives a NaN matrix (the rest
   of the stack is unaffected, and so is its gradient); `cubic_root` of a NaN or
   infinite coefficient is NaN; an empty last axis gives `sum_mean` = (0, NaN).
+- Arrays on other devices (issue 53, on the 4 CPU devices tests/conftest.py asks for):
+  `jaxcb_colocated` takes an argument committed to another device or sharded over a
+  mesh (the others follow it, as `jax.jit` places its arguments) and refuses two
+  committed to different devices with a `ValueError` naming both; `jaxcb_debug`'s
+  ordered forms refuse an argument on a mesh of several devices under `jax.jit` with
+  their own `ValueError` naming it, and where the traced type names no mesh JAX's own
+  refusal is what the contract says it is.
+- `host_draw` (`jaxcb_pure`, `jaxcb_io`) of a shape NumPy cannot draw (more than 64 axes,
+  sizes other than 0 multiplying to `2**60` or more): a `ValueError` naming `shape`,
+  eagerly and under `jax.jit`, where XLA's or the host's failure used to surface (issue 53);
+  the largest shapes within the limits are drawn.
 """
 
 from __future__ import annotations
@@ -28,6 +39,8 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.special
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from pkg_support import assert_close, raises
 
 from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import discover
@@ -361,3 +374,225 @@ def test_sum_mean_empty_last_axis(package: str, dtype: np.dtype[Any]) -> None:
         np.testing.assert_array_equal(total, np.zeros(2, dtype))
         assert np.isnan(np.asarray(mean)).all()
         assert total.dtype == mean.dtype == dtype
+
+
+# --- arrays on other devices (issue 53) -----------------------------------------------------
+
+needs_four_devices = pytest.mark.skipif(
+    len(jax.devices()) < 4, reason="needs 4 devices (tests/conftest.py asks for 4 CPU devices)"
+)
+ARRAYS = {  # the array arguments of each pure computation, in order
+    "sin_scale": ("x", "y"),
+    "sum_mean": ("x",),
+    "bessel_jv": ("v", "z"),
+    "expm": ("a",),
+    "cubic_root": ("a", "b"),
+}
+EACH_ARRAY = [(name, i) for name, names in ARRAYS.items() for i in range(len(names))]
+PLACES = ["device 3", "jax.make_mesh", "jax.sharding.Mesh"]
+COLOCATED = pytest.mark.skipif(
+    "jaxcb_colocated" not in PACKAGES, reason="this JAX has no colocated_python"
+)
+
+
+def mesh(where: str) -> Mesh:
+    """The 4 devices in a row: `jax.make_mesh` gives its axis the Explicit type (JAX 0.10.2
+    and later), `jax.sharding.Mesh` the Auto type."""
+    devices = jax.devices()[:4]
+    if where == "jax.make_mesh":
+        return jax.make_mesh((4,), ("d",), devices=devices)
+    return Mesh(np.array(devices), ("d",))
+
+
+def place(value: Any, where: str) -> jax.Array:
+    """`value` committed to device 3, or sharded over a mesh of 4 along its first axis (a
+    scalar: a copy on each device)."""
+    if where == "device 3":
+        return jax.device_put(value, jax.devices()[3])
+    spec = PartitionSpec("d") if np.ndim(value) else PartitionSpec()
+    return jax.device_put(value, NamedSharding(mesh(where), spec))
+
+
+@needs_four_devices
+@COLOCATED
+@pytest.mark.parametrize("where", PLACES)
+@pytest.mark.parametrize(
+    ("name", "i"), EACH_ARRAY, ids=[f"{n}-{ARRAYS[n][i]}" for n, i in EACH_ARRAY]
+)
+def test_colocated_takes_an_argument_on_other_devices(
+    name: str, i: int, where: str, x32: None
+) -> None:
+    """One argument on device 3, or sharded, the others NumPy: JAX said "All arguments must
+    use the same device list, but got multiple device lists: ..." (issue 53). The others now
+    follow it, as `jax.jit` places its arguments, and the result is right, on its devices."""
+    c = by_name(name)
+    args = list(c.make_args(np.dtype("float32")))
+    args[i] = place(args[i], where)
+    out = public("jaxcb_colocated", name)(*args)
+    assert_close(out, c.reference(*map(np.asarray, args)), c.tolerance(np.float32), np.float32)
+    for leaf in jax.tree.leaves(out):
+        assert leaf.devices() == args[i].devices()
+
+
+@needs_four_devices
+@COLOCATED
+@pytest.mark.parametrize("where", ["device 0", *PLACES[1:]])
+@pytest.mark.parametrize("name", [n for n, names in ARRAYS.items() if len(names) == 2])
+def test_colocated_arguments_committed_to_different_devices_raise(
+    name: str, where: str, x32: None
+) -> None:
+    """Both arguments committed, the first to device 3 and the second elsewhere: a
+    `ValueError` naming both, before JAX sees them (as `jax.jit` refuses them too)."""
+    first, second = ARRAYS[name]
+    args = list(by_name(name).make_args(np.dtype("float32")))
+    args[0] = place(args[0], "device 3")
+    if where == "device 0":
+        args[1], devices = jax.device_put(args[1], jax.devices()[0]), [jax.devices()[0]]
+    else:
+        args[1], devices = place(args[1], where), list(mesh(where).devices.flat)
+    message = (
+        f"{name}: {first} and {second} must be on the same devices, got {first} on "
+        f"{[jax.devices()[3]]} and {second} on {devices}: move one with jax.device_put"
+    )
+    with raises(ValueError, message, whole=True):
+        public("jaxcb_colocated", name)(*args)
+
+
+@needs_four_devices
+@COLOCATED
+@pytest.mark.parametrize("where", PLACES)
+def test_colocated_log_steps_with_x0_on_other_devices(where: str, tmp_path: Any, x32: None) -> None:
+    """A sharded `x0` used to reach "All arguments must use the same device list": the step
+    counter went to the devices of `x0` in another order."""
+    path = tmp_path / "log.txt"
+
+    def log(k: np.ndarray, x: np.ndarray) -> None:  # a file: the host runs a copy of log
+        with open(path, "a") as f:
+            f.write(f"{int(k)} {x.tolist()}\n")
+
+    x0 = place(np.zeros(8, np.float32), where)
+    out = public("jaxcb_colocated", "log_steps")(x0, 2, log=log)
+    assert path.read_text().splitlines() == [f"1 {[1.0] * 8}", f"2 {[1.5] * 8}"]
+    assert out.devices() == x0.devices()
+    np.testing.assert_array_equal(np.asarray(out), np.full(8, 1.5, np.float32))
+
+
+def quiet(*_: Any) -> None:
+    pass
+
+
+DEBUG_ORDERED = [*ARRAYS, "log_steps", "log_steps_print", "log_steps_log"]
+DEBUG_ORDERED += ["progress", "progress_print", "progress_log"]
+
+
+def ordered_call(name: str) -> tuple[Callable[..., Any], list[Any], tuple[str, ...]]:
+    """An ordered call of `jaxcb_debug`'s `name` on its arrays alone (the step counts closed
+    over), its arrays, and their names."""
+    f = getattr(importlib.import_module("jaxcb_debug"), name)
+    if name in ARRAYS:
+        args = list(by_name(name).make_args(np.dtype("float32")))
+        return lambda *a: f(*a, ordered=True, report=quiet), args, ARRAYS[name]
+    counts = (3,) if name.startswith("log_steps") else (4, 2)
+    sink = {"log_steps": {"log": quiet}, "progress": {"report": quiet}}.get(name, {})
+    return lambda x0: f(x0, *counts, ordered=True, **sink), [np.zeros(8, np.float32)], ("x0",)
+
+
+@needs_four_devices
+@pytest.mark.skipif("jaxcb_debug" not in PACKAGES, reason="jaxcb_debug is not installed")
+@pytest.mark.parametrize("where", PLACES[1:])
+@pytest.mark.parametrize(
+    ("name", "i"),
+    [(n, i) for n in DEBUG_ORDERED for i in range(len(ARRAYS.get(n, ("x0",))))],
+    ids=[
+        f"{n}-{ARRAYS.get(n, ('x0',))[i]}"
+        for n in DEBUG_ORDERED
+        for i in range(len(ARRAYS.get(n, ("x0",))))
+    ],
+)
+def test_debug_ordered_with_an_argument_on_a_mesh(name: str, i: int, where: str, x32: None) -> None:
+    """`ordered=True` with one argument sharded over a mesh of 4 (issue 53): eagerly the
+    package's `ValueError`, and under `jax.jit` too, from the mesh the traced type names,
+    where XLA's refusal used to surface ("The following ordered effects are not supported
+    for more than 1 device: [<...OrderedDebugEffect object at 0x...>]")."""
+    call, args, names = ordered_call(name)
+    args[i] = place(args[i], where)
+    arg = names[i]
+    with raises(
+        ValueError,
+        f"{name}: ordered=True needs {arg} on one device, got {arg} on 4 devices",
+        whole=True,
+    ):
+        call(*args)
+    message = (
+        f"{name}: ordered=True needs {arg} on one device, got {arg} traced on a mesh of 4 "
+        "devices: ordered effects are not supported for more than 1 device; pass "
+        f"ordered=False, or put {arg} on one device"
+    )
+    with raises(ValueError, message, whole=True):
+        jax.jit(call)(*args)
+
+
+@needs_four_devices
+@pytest.mark.skipif("jaxcb_debug" not in PACKAGES, reason="jaxcb_debug is not installed")
+def test_debug_ordered_where_the_trace_names_no_mesh_is_refused_by_jax(x32: None) -> None:
+    """What the contracts say of the case left to JAX: a NumPy `x0` that `jax.jit` places by
+    `in_shardings` is traced with no mesh in its type, and XLA's refusal surfaces."""
+    call, (x0,), _ = ordered_call("log_steps")
+    sharding = NamedSharding(mesh("jax.sharding.Mesh"), PartitionSpec("d"))
+    refusal = (
+        r"The following ordered effects are not supported for more than 1 device: "
+        r"\[<jax\._src\.debugging\.OrderedDebugEffect object at 0x[0-9a-f]+>\]"
+    )
+    with pytest.raises(ValueError, match=f"^{refusal}(\\n|$)"):  # then JAX's traceback note
+        jax.jit(call, in_shardings=sharding)(x0)
+
+
+# --- host_draw: shapes NumPy cannot draw (issue 53) ------------------------------------------
+
+HOST_DRAW = [p for p in ("jaxcb_pure", "jaxcb_io") if p in PACKAGES]
+NUMPY_2 = pytest.mark.skipif(
+    np.lib.NumpyVersion(np.__version__) < "2.0.0", reason="NumPy 1 draws 32 axes at most"
+)
+UNDRAWABLE = {  # what used to surface instead, on JAX 0.10.2 and 0.12.0.1 (CPU)
+    "65 axes": (1,) * 65,  # NumPy in the host call: "maximum supported dimension ... 64"
+    "100 axes": (1,) * 100,
+    "2 sizes of 2**31-1": (2**31 - 1,) * 2,  # XLA: "overflow in static extent product"
+    "3 sizes of 2**31-1": (2**31 - 1,) * 3,  # beyond int64 even without the bytes
+    "a 0 after them": (2**31 - 1,) * 3 + (0,),  # XLA multiplies up to the 0
+    # io's host call: NumPy's "array is too big" (pure's result is empty: no host call)
+    "a 0 before them": (0,) + (2**31 - 1,) * 3,
+    "2**60 values and a 0": (2**30, 2**30, 0),
+}
+
+
+@NUMPY_2
+@pytest.mark.parametrize("shape", list(UNDRAWABLE.values()), ids=list(UNDRAWABLE))
+@pytest.mark.parametrize("package", HOST_DRAW)
+def test_host_draw_of_a_shape_numpy_cannot_draw_raises(
+    package: str, shape: tuple[int, ...]
+) -> None:
+    """A `ValueError` naming `shape` and the limits, before JAX sees it, eagerly and under
+    `jax.jit`: it used to be XLA's `JaxRuntimeError`, or the host's inside the program."""
+    f = public(package, "host_draw")
+    message = (
+        "host_draw: shape must have at most 64 axes, and its sizes other than 0 must multiply "
+        f"to less than 2**60 (NumPy's limits for a float64 draw), got {shape!r}"
+    )
+    with raises(ValueError, message, whole=True):
+        f(shape, rng=np.random.default_rng(0))
+    with raises(ValueError, message, whole=True):
+        jax.jit(lambda: f(shape, rng=np.random.default_rng(0)))()
+
+
+@NUMPY_2
+@pytest.mark.parametrize(
+    "shape", [(1,) * 64, (0, 2**30, 2**30 - 1)], ids=["64 axes", "2**60-2**30 values and a 0"]
+)
+@pytest.mark.parametrize("package", HOST_DRAW)
+def test_host_draw_at_the_limits(package: str, shape: tuple[int, ...]) -> None:
+    """The largest shapes within the limits are drawn, eagerly and under `jax.jit`."""
+    f = public(package, "host_draw")
+    draw = lambda: f(shape, rng=np.random.default_rng(0))  # noqa: E731
+    for out in (draw(), jax.jit(draw)()):
+        assert out.shape == shape
+        assert out.dtype == np.float32

@@ -4,7 +4,7 @@
 `jax.Array` arguments live on (in one process on a CPU, this process), sending it there
 pickled. `computations.py` runs the five pure computations through it, with the NumPy
 functions of `jaxcb_pure`; `log_steps.py` logs each step of a Python loop of jitted steps.
-`_near.py` is the one place that knows whether the installed JAX has it.
+Each module knows on its own whether the installed JAX has it.
 """
 
 from __future__ import annotations

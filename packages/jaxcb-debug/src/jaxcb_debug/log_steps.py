@@ -11,7 +11,14 @@ Contract:
   program order, also when the result is unused under `jax.jit`. With
   `ordered=False` every step still arrives exactly once, in no promised order.
   `ordered=True` needs one device: an eager call with `x0` sharded over several
-  raises `ValueError` (under `jax.jit` JAX itself refuses it).
+  raises `ValueError`, and so, on JAX 0.10.2 and later, does a traced `x0` put on a
+  mesh of several devices (`jax.device_put` with a `NamedSharding`, then `jax.jit`,
+  `shard_map` or `pmap`): its traced type names the mesh. Where the type names none (a
+  NumPy `x0` placed by `jax.jit(..., in_shardings=...)`, or a program spread over
+  several devices by its other arguments or its `out_shardings`), and on JAX 0.4.30,
+  JAX refuses the program as it lowers it: `ValueError: The following ordered effects
+  are not supported for more than 1 device: [<...OrderedDebugEffect object at
+  0x...>]`. Either way: pass `ordered=False`, or put `x0` on one device.
 - **Batching.** `vmap` calls the host once per batch element per step.
 - **Derivatives.** Native: the loop is `jax.numpy`, so `grad` works. On JAX 0.10.2
   and later the log sees the forward pass only (the primal states, once per step),
@@ -42,8 +49,6 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["log_steps", "log_steps_log", "log_steps_print", "on_host"]
 
 PRINT_FORMAT = "step {k}: {x}"  # what the print form writes after each step
@@ -66,8 +71,14 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 def _check(
     fn: str, x0: ArrayLike, n: object, log: object, ordered: object, partitioned: object
 ) -> tuple[jax.Array, bool, bool]:
-    x0 = _checks.log_steps(fn, x0, n, log)
-    return x0, *_checks.observer(fn, {"x0": x0}, None, ordered, partitioned)
+    """`x0` floating, `n` a step count, `log` callable or None, then the options."""
+    x0 = _array(fn, "x0", x0)
+    if not jnp.issubdtype(x0.dtype, jnp.floating):
+        raise TypeError(f"{fn}: x0 must have a floating dtype, got {x0.dtype}")
+    _check_count(fn, "n", n, 0)
+    if log is not None and not callable(log):
+        raise TypeError(f"{fn}: log must be callable or None, got {type(log).__name__}")
+    return x0, *_check_options(fn, {"x0": x0}, None, ordered, partitioned)
 
 
 # --8<-- [start:pattern]
@@ -124,7 +135,7 @@ def log_steps(
             on several devices.
     """
     x0, ordered, partitioned = _check("log_steps", x0, n, log, ordered, partitioned)
-    loop = _compiled_loop if _checks.hashable(log) else _loop  # a static argument must hash
+    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
     return loop(x0, n=n, log=log, ordered=ordered, partitioned=partitioned)
 
 
@@ -171,3 +182,75 @@ def log_steps_log(
 
 
 # --8<-- [end:print]
+
+
+# The checks: the arguments, then the options.
+
+
+def _array(fn: str, name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"{fn}: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+
+
+def _check_count(fn: str, name: str, value: object, low: int) -> None:
+    """A Python int step count in `[low, 2**31)`: the steps are counted in int32."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{fn}: {name} must be a Python int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{fn}: {name} must be >= {low}, got {value}")
+    if value >= 2**31:
+        raise ValueError(f"{fn}: {name} must be < 2**31 (steps are counted in int32), got {value}")
+
+
+def _check_options(
+    fn: str, arrays: dict[str, jax.Array], report: object, ordered: object, partitioned: object
+) -> tuple[bool, bool]:
+    """`report` callable or None, `ordered` a bool (`True` only with `arrays` on one
+    device), `partitioned` a bool."""
+    if report is not None and not callable(report):
+        raise TypeError(f"{fn}: report must be callable or None, got {type(report).__name__}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"{fn}: ordered must be a bool, got {type(ordered).__name__}")
+    if ordered:
+        _check_one_device(fn, arrays)
+    if not isinstance(partitioned, bool | np.bool_):
+        raise TypeError(f"{fn}: partitioned must be a bool, got {type(partitioned).__name__}")
+    return bool(ordered), bool(partitioned)
+
+
+def _check_one_device(fn: str, arrays: dict[str, jax.Array]) -> None:
+    """Ordered effects need one device: say so for an array on several before JAX does
+    (eagerly from its devices; under a trace from the mesh its type carries, if any)."""
+    for name, x in arrays.items():
+        if not isinstance(x, jax.core.Tracer):
+            if len(x.devices()) > 1:
+                raise ValueError(
+                    f"{fn}: ordered=True needs {name} on one device, got {name} on "
+                    f"{len(x.devices())} devices"
+                )
+            continue
+        typeof = getattr(jax, "typeof", None)  # JAX 0.4.30 has none, nor meshes in types
+        mesh = getattr(getattr(typeof(x), "sharding", None), "mesh", None) if typeof else None
+        size = getattr(mesh, "size", 1)  # the mesh of the traced type; an empty one: size 0
+        if size > 1:
+            raise ValueError(
+                f"{fn}: ordered=True needs {name} on one device, got {name} traced on a mesh "
+                f"of {size} devices: ordered effects are not supported for more than 1 "
+                f"device; pass ordered=False, or put {name} on one device"
+            )
+
+
+def _hashable(value: object) -> bool:
+    """Whether `value` can be a static argument of `jax.jit` (it must hash)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True

@@ -15,8 +15,6 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.special
 
-from . import _pure
-
 
 def on_host(v, z):
     """Runs on the host."""
@@ -31,12 +29,18 @@ def _result(v, z):
 
 
 def bessel_jv_call(v, z) -> Any:
-    return _pure.call(on_host, _result(v, z), v, z)
+    """`host_callback.call` with a tuple argument (the API takes exactly one)."""
+    import jax.experimental.host_callback as hcb
+
+    return hcb.call(lambda args: on_host(*args), (v, z), result_shape=_result(v, z))
 
 
 def bessel_jv_vectorized(v, z) -> Any:
-    return _pure.vectorized(on_host, _result(v, z), v, z)
+    """`jax.pure_callback(..., vectorized=True)`: batched arguments arrive with a batch axis."""
+    return jax.pure_callback(on_host, _result(v, z), v, z, vectorized=True)
 
 
 def bessel_jv_sequential(v, z) -> Any:
-    return _pure.sequential(on_host, _result(v, z), v, z)
+    """`jax.pure_callback` with the old default (`vectorized=False`): vmap loops over the
+    batch."""
+    return jax.pure_callback(on_host, _result(v, z), v, z)

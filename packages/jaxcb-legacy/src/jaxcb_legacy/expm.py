@@ -15,8 +15,6 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.linalg
 
-from . import _pure
-
 
 def on_host(a):
     """Runs on the host."""
@@ -29,12 +27,18 @@ def _result(a):
 
 
 def expm_call(a) -> Any:
-    return _pure.call(on_host, _result(a), a)
+    """`host_callback.call` with a tuple argument (the API takes exactly one)."""
+    import jax.experimental.host_callback as hcb
+
+    return hcb.call(lambda args: on_host(*args), (a,), result_shape=_result(a))
 
 
 def expm_vectorized(a) -> Any:
-    return _pure.vectorized(on_host, _result(a), a)
+    """`jax.pure_callback(..., vectorized=True)`: batched arguments arrive with a batch axis."""
+    return jax.pure_callback(on_host, _result(a), a, vectorized=True)
 
 
 def expm_sequential(a) -> Any:
-    return _pure.sequential(on_host, _result(a), a)
+    """`jax.pure_callback` with the old default (`vectorized=False`): vmap loops over the
+    batch."""
+    return jax.pure_callback(on_host, _result(a), a)

@@ -14,8 +14,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _pure
-
 
 def on_host(x, y):
     """Runs on the host."""
@@ -28,12 +26,18 @@ def _result(x, y):
 
 
 def sin_scale_call(x, y) -> Any:
-    return _pure.call(on_host, _result(x, y), x, y)
+    """`host_callback.call` with a tuple argument (the API takes exactly one)."""
+    import jax.experimental.host_callback as hcb
+
+    return hcb.call(lambda args: on_host(*args), (x, y), result_shape=_result(x, y))
 
 
 def sin_scale_vectorized(x, y) -> Any:
-    return _pure.vectorized(on_host, _result(x, y), x, y)
+    """`jax.pure_callback(..., vectorized=True)`: batched arguments arrive with a batch axis."""
+    return jax.pure_callback(on_host, _result(x, y), x, y, vectorized=True)
 
 
 def sin_scale_sequential(x, y) -> Any:
-    return _pure.sequential(on_host, _result(x, y), x, y)
+    """`jax.pure_callback` with the old default (`vectorized=False`): vmap loops over the
+    batch."""
+    return jax.pure_callback(on_host, _result(x, y), x, y)

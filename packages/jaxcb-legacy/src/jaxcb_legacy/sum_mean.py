@@ -14,8 +14,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _pure
-
 
 def on_host(x):
     """Runs on the host."""
@@ -28,12 +26,18 @@ def _result(x):
 
 
 def sum_mean_call(x) -> Any:
-    return _pure.call(on_host, _result(x), x)
+    """`host_callback.call` with a tuple argument (the API takes exactly one)."""
+    import jax.experimental.host_callback as hcb
+
+    return hcb.call(lambda args: on_host(*args), (x,), result_shape=_result(x))
 
 
 def sum_mean_vectorized(x) -> Any:
-    return _pure.vectorized(on_host, _result(x), x)
+    """`jax.pure_callback(..., vectorized=True)`: batched arguments arrive with a batch axis."""
+    return jax.pure_callback(on_host, _result(x), x, vectorized=True)
 
 
 def sum_mean_sequential(x) -> Any:
-    return _pure.sequential(on_host, _result(x), x)
+    """`jax.pure_callback` with the old default (`vectorized=False`): vmap loops over the
+    batch."""
+    return jax.pure_callback(on_host, _result(x), x)

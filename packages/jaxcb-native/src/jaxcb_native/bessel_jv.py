@@ -37,17 +37,45 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["NODES", "RANGE", "bessel_jv"]
 
 NODES = 128
 RANGE = 80  # accurate for |v| + |z| <= RANGE; NaN beyond
-ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
+ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"bessel_jv: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"bessel_jv: {name} must be an array of numbers, got {got}") from None
 
 
 def _check(v: ArrayLike, z: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    v, z, _ = _checks.bessel_jv(v, z)
+    """int32 orders `v` clamped to `+-ORDER_LIMIT`, `z` floating (an integer `z` in the
+    default float dtype), broadcastable with `v`."""
+    v = _array("v", v)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    v, z = v.astype(jnp.int32), _array("z", z)
+    if jnp.issubdtype(z.dtype, jnp.integer):
+        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
+    elif not jnp.issubdtype(z.dtype, jnp.floating):
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
+    try:
+        jnp.broadcast_shapes(v.shape, z.shape)
+    except ValueError:
+        raise ValueError(
+            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
+        ) from None
     return v, z
 
 

@@ -28,17 +28,38 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
-
-from . import _checks
 
 __all__ = ["cubic_root"]
 
 NEWTON_STEPS = 2
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"cubic_root: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"cubic_root: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(a: ArrayLike, b: ArrayLike) -> tuple[jax.Array, jax.Array]:
-    a, b, _ = _checks.cubic_root(a, b)
+    """`a` and `b` floating and broadcastable, in their common dtype."""
+    a, b = _array("a", a), _array("b", b)
+    for name, arg in (("a", a), ("b", b)):
+        if not jnp.issubdtype(arg.dtype, jnp.floating):
+            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
+    try:
+        jnp.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
+        ) from None
     dtype = jnp.result_type(a, b)
     return a.astype(dtype), b.astype(dtype)
 

@@ -19,11 +19,32 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
+import numpy as np
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["expm"]
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"expm: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"expm: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(a: ArrayLike) -> jax.Array:
+    """`a` a floating stack of square matrices, shape `(..., n, n)`."""
+    a = _array("a", a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    return a
 
 
 # --8<-- [start:pattern]
@@ -40,7 +61,7 @@ def expm(a: ArrayLike) -> jax.Array:
         TypeError: `a` is not a floating array.
         ValueError: `a` has fewer than two axes or its last two differ.
     """
-    a = _checks.expm(a)
+    a = _checked(a)
     wide = jnp.promote_types(a.dtype, jnp.float32)  # float16, bfloat16: in float32
     return jax.scipy.linalg.expm(a.astype(wide)).astype(a.dtype)
 

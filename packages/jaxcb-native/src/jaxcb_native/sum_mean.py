@@ -13,11 +13,32 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["sum_mean"]
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"sum_mean: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"sum_mean: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(x: ArrayLike) -> jax.Array:
+    """`x` a floating array with at least one axis."""
+    x = _array("x", x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
+    if x.ndim < 1:
+        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    return x
 
 
 # --8<-- [start:pattern]
@@ -34,7 +55,7 @@ def sum_mean(x: ArrayLike) -> tuple[jax.Array, jax.Array]:
         TypeError: `x` is not a floating array.
         ValueError: `x` is a scalar.
     """
-    x = _checks.sum_mean(x)
+    x = _checked(x)
     wide = jnp.promote_types(x.dtype, jnp.float32)  # accumulate narrow floats in float32
     total, mean = jnp.sum(x, axis=-1, dtype=wide), jnp.mean(x, axis=-1, dtype=wide)
     return total.astype(x.dtype), mean.astype(x.dtype)
