@@ -29,11 +29,9 @@ import scipy.special
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["bessel_jv", "on_host"]
 
-ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
+ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
 
 
 # --8<-- [start:host]
@@ -44,6 +42,44 @@ def on_host(v: np.ndarray, z: np.ndarray) -> np.ndarray:
 
 
 # --8<-- [end:host]
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"bessel_jv: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"bessel_jv: {name} must be an array of numbers, got {got}") from None
+
+
+def _check(
+    v: ArrayLike, z: ArrayLike, ordered: object
+) -> tuple[jax.Array, jax.Array, tuple[int, ...], bool]:
+    """int32 orders within `+-ORDER_LIMIT`, `z` floating, their broadcast shape, `ordered`."""
+    v = _array("v", v)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    v, z = v.astype(jnp.int32), _array("z", z)
+    if jnp.issubdtype(z.dtype, jnp.integer):
+        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
+    elif not jnp.issubdtype(z.dtype, jnp.floating):
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
+    try:
+        shape = jnp.broadcast_shapes(v.shape, z.shape)
+    except ValueError:
+        raise ValueError(
+            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
+        ) from None
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"bessel_jv: ordered must be a bool, got {type(ordered).__name__}")
+    return v, z, shape, bool(ordered)
 
 
 # --8<-- [start:pattern]
@@ -62,8 +98,7 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, ordered: bool = False) -> jax.Array
         TypeError: `v` is not an integer array, `z` is not real, or `ordered` is not a bool.
         ValueError: `v` and `z` do not broadcast.
     """
-    v, z, shape = _checks.bessel_jv(v, z)
-    ordered = _checks.flag("bessel_jv", "ordered", ordered)
+    v, z, shape, ordered = _check(v, z, ordered)
     wide = jnp.promote_types(z.dtype, jnp.float32)  # float16, bfloat16: float32 on the host
     out_type = jax.ShapeDtypeStruct(shape, wide)
     return io_callback(on_host, out_type, v, z.astype(wide), ordered=ordered).astype(z.dtype)

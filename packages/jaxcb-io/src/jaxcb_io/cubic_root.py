@@ -39,8 +39,6 @@ import scipy.optimize
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["cubic_root", "on_host"]
 
 
@@ -71,11 +69,35 @@ def on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"cubic_root: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"cubic_root: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(a: ArrayLike, b: ArrayLike, ordered: object) -> tuple[jax.Array, jax.Array, bool]:
-    a, b, shape = _checks.cubic_root(a, b)
+    """`a` and `b` floating, broadcast to one shape and dtype; `ordered` a bool."""
+    a, b = _array("a", a), _array("b", b)
+    for name, arg in (("a", a), ("b", b)):
+        if not jnp.issubdtype(arg.dtype, jnp.floating):
+            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
+    try:
+        shape = jnp.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
+        ) from None
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"cubic_root: ordered must be a bool, got {type(ordered).__name__}")
     dtype = jnp.result_type(a, b)
     a, b = jnp.broadcast_to(a, shape).astype(dtype), jnp.broadcast_to(b, shape).astype(dtype)
-    return a, b, _checks.flag("cubic_root", "ordered", ordered)
+    return a, b, bool(ordered)
 
 
 # --8<-- [start:pattern]

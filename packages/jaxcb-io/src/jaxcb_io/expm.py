@@ -32,8 +32,6 @@ import scipy.linalg
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["expm", "on_host"]
 
 
@@ -52,9 +50,28 @@ def on_host(a: np.ndarray) -> np.ndarray:
 # --8<-- [end:host]
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"expm: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"expm: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(a: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
-    a = _checks.expm(a)
-    return a, _checks.flag("expm", "ordered", ordered)
+    """`a` a floating stack of square matrices, shape `(..., n, n)`; `ordered` a bool."""
+    a = _array("a", a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"expm: ordered must be a bool, got {type(ordered).__name__}")
+    return a, bool(ordered)
 
 
 # --8<-- [start:pattern]

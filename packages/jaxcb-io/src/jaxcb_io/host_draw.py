@@ -14,6 +14,10 @@ Contract:
   taken in program order, so results are reproducible from the seed.
 - **dtype.** Always float32: the host draws `rng.standard_normal(shape)` (float64)
   and casts, under `jax_enable_x64` too.
+- **Shape.** Checked against NumPy's limits for that float64 draw before JAX sees it:
+  at most 64 axes (32 before NumPy 2), and sizes other than 0 that multiply to less
+  than `2**60`. XLA compiles more axes (4000 were tried), and the host call then fails
+  inside the compiled program.
 - **Compiled once.** `shape`, `rng` and `ordered` are static arguments of one
   module-level `jax.jit`: repeated eager calls with the same three reuse the compiled
   draw instead of compiling a new one each time (a fresh closure per call would
@@ -24,17 +28,19 @@ Contract:
 from __future__ import annotations
 
 import functools
+import math
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.experimental import io_callback
 
-from . import _checks
-
 __all__ = ["host_draw", "on_host"]
 
 _DEFAULT_RNG = np.random.default_rng()
+# NumPy's limits for the float64 draw on the host: its axes, and 8 bytes a value counted in
+# int64 (zero sizes left out). XLA's (any rank tried, 4 bytes a float32 value) are wider.
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
 
 
 # --8<-- [start:host]
@@ -47,8 +53,27 @@ def on_host(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _check(shape: object, rng: object, ordered: object) -> tuple[tuple[int, ...], bool]:
-    shape = _checks.host_draw(shape, rng)
-    return shape, _checks.flag("host_draw", "ordered", ordered)
+    """`shape` a tuple of non-negative ints NumPy can draw; `rng` a NumPy generator or None."""
+    if not (
+        isinstance(shape, tuple)
+        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
+    ):
+        raise ValueError(
+            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
+        )
+    if len(shape) > _MAX_AXES or math.prod(d for d in shape if d) >= 2**60:
+        raise ValueError(
+            f"host_draw: shape must have at most {_MAX_AXES} axes, and its sizes other than 0 "
+            f"must multiply to less than 2**60 (NumPy's limits for a float64 draw), got {shape!r}"
+        )
+    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
+        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
+            "host_draw: rng must be a numpy.random.Generator (an object with "
+            f"standard_normal) or None, got {type(rng).__name__}"
+        )
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"host_draw: ordered must be a bool, got {type(ordered).__name__}")
+    return shape, bool(ordered)
 
 
 # --8<-- [start:pattern]
@@ -64,12 +89,14 @@ def host_draw(
     """Return float32 standard normal values drawn on the host; each call advances `rng`.
 
     Args:
-        shape: a tuple of non-negative Python ints.
+        shape: a tuple of non-negative Python ints below `2**31`: at most 64 axes (32
+            before NumPy 2), and the sizes other than 0 multiplying to less than `2**60`.
         rng: the host generator; default a module-level `np.random.default_rng()`.
         ordered: take draws in program order (default).
 
     Raises:
-        ValueError: `shape` is not a tuple of non-negative ints below `2**31`.
+        ValueError: `shape` is not a tuple of non-negative ints below `2**31`, or has
+            more axes or values than NumPy can draw.
         TypeError: `rng` has no `standard_normal` (it is not a `numpy.random.Generator`),
             or `ordered` is not a bool.
     """

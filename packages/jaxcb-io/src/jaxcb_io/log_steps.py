@@ -40,8 +40,6 @@ from jax import lax
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["log_steps", "on_host"]
 
 Log = Callable[[np.ndarray, np.ndarray], Any]
@@ -60,9 +58,43 @@ def on_host(log: Log | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"log_steps: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"log_steps: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(x0: ArrayLike, n: object, log: object, ordered: object) -> tuple[jax.Array, bool]:
-    x0 = _checks.log_steps("log_steps", x0, n, log)
-    return x0, _checks.flag("log_steps", "ordered", ordered)
+    """`x0` floating, `n` a step count in `[0, 2**31)`, `log` callable or None, `ordered`."""
+    x0 = _array("x0", x0)
+    if not jnp.issubdtype(x0.dtype, jnp.floating):
+        raise TypeError(f"log_steps: x0 must have a floating dtype, got {x0.dtype}")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"log_steps: n must be a Python int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"log_steps: n must be >= 0, got {n}")
+    if n >= 2**31:
+        raise ValueError(f"log_steps: n must be < 2**31 (steps are counted in int32), got {n}")
+    if log is not None and not callable(log):
+        raise TypeError(f"log_steps: log must be callable or None, got {type(log).__name__}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"log_steps: ordered must be a bool, got {type(ordered).__name__}")
+    return x0, bool(ordered)
+
+
+def _hashable(value: object) -> bool:
+    """Whether `value` can be a static argument of `jax.jit` (it must hash)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 # --8<-- [start:pattern]
@@ -98,7 +130,7 @@ def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None, ordered: bool = 
         ValueError: `n` is negative or not below `2**31`.
     """
     x0, ordered = _check(x0, n, log, ordered)
-    loop = _compiled_loop if _checks.hashable(log) else _loop  # a static argument must hash
+    loop = _compiled_loop if _hashable(log) else _loop  # a static argument must hash
     return loop(x0, n=n, log=log, ordered=ordered)
 
 

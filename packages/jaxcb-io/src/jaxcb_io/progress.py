@@ -36,8 +36,6 @@ from jax import lax
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["on_host", "progress"]
 
 Report = Callable[[np.ndarray, np.ndarray], Any]
@@ -56,11 +54,53 @@ def on_host(report: Report | None, k: Any, x: Any) -> None:
 # --8<-- [end:host]
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"progress: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"progress: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(
     x0: ArrayLike, n: object, every: object, report: object, ordered: object
 ) -> tuple[jax.Array, bool]:
-    x0 = _checks.progress("progress", x0, n, every, report)
-    return x0, _checks.flag("progress", "ordered", ordered)
+    """`x0` floating, `n` and `every` step counts, `report` callable or None, `ordered`."""
+    x0 = _array("x0", x0)
+    if not jnp.issubdtype(x0.dtype, jnp.floating):
+        raise TypeError(f"progress: x0 must have a floating dtype, got {x0.dtype}")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"progress: n must be a Python int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"progress: n must be >= 0, got {n}")
+    if n >= 2**31:
+        raise ValueError(f"progress: n must be < 2**31 (steps are counted in int32), got {n}")
+    if not isinstance(every, int) or isinstance(every, bool):
+        raise TypeError(f"progress: every must be a Python int, got {type(every).__name__}")
+    if every < 1:
+        raise ValueError(f"progress: every must be >= 1, got {every}")
+    if every >= 2**31:
+        raise ValueError(
+            f"progress: every must be < 2**31 (steps are counted in int32), got {every}"
+        )
+    if report is not None and not callable(report):
+        raise TypeError(f"progress: report must be callable or None, got {type(report).__name__}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"progress: ordered must be a bool, got {type(ordered).__name__}")
+    return x0, bool(ordered)
+
+
+def _hashable(value: object) -> bool:
+    """Whether `value` can be a static argument of `jax.jit` (it must hash)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 # --8<-- [start:pattern]
@@ -112,7 +152,7 @@ def progress(
         ValueError: `n` is negative, `every` is below 1, or either is not below `2**31`.
     """
     x0, ordered = _check(x0, n, every, report, ordered)
-    loop = _compiled_loop if _checks.hashable(report) else _loop  # a static argument must hash
+    loop = _compiled_loop if _hashable(report) else _loop  # a static argument must hash
     return loop(x0, n=n, every=every, report=report, ordered=ordered)
 
 

@@ -25,8 +25,6 @@ import numpy as np
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["on_host", "sin_scale"]
 
 
@@ -38,9 +36,30 @@ def on_host(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"sin_scale: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"sin_scale: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(x: ArrayLike, y: ArrayLike, ordered: object) -> tuple[jax.Array, jax.Array, bool]:
-    x, y = _checks.sin_scale(x, y)
-    return x, y.astype(x.dtype), _checks.flag("sin_scale", "ordered", ordered)
+    """`x` a floating array, `y` a real scalar in its dtype, `ordered` a bool."""
+    x, y = _array("x", x), _array("y", y)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
+    if y.ndim != 0:
+        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"sin_scale: ordered must be a bool, got {type(ordered).__name__}")
+    return x, y.astype(x.dtype), bool(ordered)
 
 
 # --8<-- [start:pattern]

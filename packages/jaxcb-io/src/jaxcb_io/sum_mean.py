@@ -29,8 +29,6 @@ import numpy as np
 from jax.experimental import io_callback
 from jax.typing import ArrayLike
 
-from . import _checks
-
 __all__ = ["on_host", "sum_mean"]
 
 
@@ -47,9 +45,28 @@ def on_host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --8<-- [end:host]
 
 
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"sum_mean: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"sum_mean: {name} must be an array of numbers, got {got}") from None
+
+
 def _check(x: ArrayLike, ordered: object) -> tuple[jax.Array, bool]:
-    x = _checks.sum_mean(x)
-    return x, _checks.flag("sum_mean", "ordered", ordered)
+    """`x` a floating array with at least one axis, `ordered` a bool."""
+    x = _array("x", x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
+    if x.ndim < 1:
+        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    if not isinstance(ordered, bool | np.bool_):
+        raise TypeError(f"sum_mean: ordered must be a bool, got {type(ordered).__name__}")
+    return x, bool(ordered)
 
 
 # --8<-- [start:pattern]

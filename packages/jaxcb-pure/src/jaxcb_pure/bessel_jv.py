@@ -9,7 +9,7 @@ Contract:
   so one host call takes the whole batch. Both arguments are first reshaped to the
   rank of the output, so NumPy broadcasting lines the batch axes up whichever
   argument is batched, and nothing is tiled.
-- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`:
+- **Derivatives.** A `jax.custom_jvp` rule (below):
   `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that calls this same differentiable function
   for the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev`
   and `hessian` in `z` all work, each order of derivative costing two more host calls.
@@ -25,6 +25,7 @@ Contract:
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -32,15 +33,50 @@ import numpy as np
 import scipy.special
 from jax.typing import ArrayLike
 
-from jaxcb_native import rules
-
-from . import _checks
-
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "bessel_jv", "bessel_jv_callback", "on_host"]
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
-ORDER_LIMIT = _checks.ORDER_LIMIT  # int32 orders, with room for v - 1 and v + 1
+ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"bessel_jv: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"bessel_jv: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(v: ArrayLike, z: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """int32 orders within `+-ORDER_LIMIT`, `z` in a floating dtype of 32 bits or more, and the result's dtype."""
+    v = _array("v", v)
+    if not jnp.issubdtype(v.dtype, jnp.integer):
+        raise TypeError(f"bessel_jv: v must have an integer dtype, got {v.dtype}")
+    if v.dtype.itemsize >= 4:  # clamp before the cast: an unsigned or int64 order never wraps
+        low = 0 if jnp.issubdtype(v.dtype, jnp.unsignedinteger) else -ORDER_LIMIT
+        v = jnp.clip(v, low, ORDER_LIMIT)
+    v, z = v.astype(jnp.int32), _array("z", z)
+    if jnp.issubdtype(z.dtype, jnp.integer):
+        z = z.astype(jnp.result_type(float))  # the default float: float64 under x64
+    elif not jnp.issubdtype(z.dtype, jnp.floating):
+        raise TypeError(f"bessel_jv: z must have an integer or floating dtype, got {z.dtype}")
+    try:
+        jnp.broadcast_shapes(v.shape, z.shape)
+    except ValueError:
+        raise ValueError(
+            f"bessel_jv: v and z must be broadcastable, got shapes {v.shape} and {z.shape}"
+        ) from None
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(
+            f"bessel_jv: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}"
+        )
+    wide = z.astype(jnp.promote_types(z.dtype, jnp.float32))  # float16, bfloat16: float32
+    return v, wide, z.dtype
 
 
 # --8<-- [start:host]
@@ -61,7 +97,7 @@ def bessel_jv_callback(
     vmap_method: str | None = VMAP_METHOD,
 ) -> jax.Array:
     """`J_v(z)` on the host, without a derivative rule."""
-    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
+    v, z, dtype = _checked(v, z, vmap_method)
     shape = jnp.broadcast_shapes(v.shape, z.shape)
     v = jnp.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)  # same rank as the output:
     z = jnp.reshape(z, (1,) * (len(shape) - z.ndim) + z.shape)  # batch axes broadcast
@@ -70,6 +106,31 @@ def bessel_jv_callback(
 
 
 # --8<-- [end:callback]
+
+
+# --8<-- [start:rule]
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _differentiable(v: jax.Array, z: jax.Array, vmap_method: str | None) -> jax.Array:
+    """The host's value, differentiable in `z`: `dJ_v/dz = (J_{v-1} - J_{v+1}) / 2`.
+
+    `v` must be int32 clamped away from the int32 limits, so that `v - 1` and `v + 1`
+    are the neighbouring orders and never wrap.
+    """
+    return bessel_jv_callback(v, z, vmap_method=vmap_method)
+
+
+@_differentiable.defjvp
+def _jvp(
+    vmap_method: str | None, primals: tuple[jax.Array, ...], tangents: tuple[jax.Array, ...]
+) -> tuple[jax.Array, jax.Array]:
+    (v, z), (_, dz) = primals, tangents  # v is an integer: its tangent is float0
+    out = _differentiable(v, z, vmap_method)
+    # The rule calls the differentiable function again, so it can be differentiated too.
+    slope = (_differentiable(v - 1, z, vmap_method) - _differentiable(v + 1, z, vmap_method)) / 2
+    return out, slope * dz
+
+
+# --8<-- [end:rule]
 
 
 # --8<-- [start:pattern]
@@ -90,9 +151,8 @@ def bessel_jv(v: ArrayLike, z: ArrayLike, *, vmap_method: str | None = VMAP_METH
         ValueError: the shapes of `v` and `z` do not broadcast, or `vmap_method` is not
             one of `VMAP_METHODS`.
     """
-    v, z, dtype = _checks.bessel_jv_for_host(v, z, vmap_method, VMAP_METHODS)
-    compute = functools.partial(bessel_jv_callback, vmap_method=vmap_method)
-    return rules.bessel_jv(compute, v, z).astype(dtype)  # the rule: jaxcb_native.rules
+    v, z, dtype = _checked(v, z, vmap_method)
+    return _differentiable(v, z, vmap_method).astype(dtype)
 
 
 # --8<-- [end:pattern]

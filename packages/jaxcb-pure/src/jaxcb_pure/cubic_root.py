@@ -17,7 +17,7 @@ Contract:
   (`"sequential"` would add a host call per batch element around the same loop).
   Both arguments are first reshaped to the rank of the output, so NumPy
   broadcasting lines the batch axes up whichever argument is batched.
-- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`: from the implicit
+- **Derivatives.** A `jax.custom_jvp` rule (below): from the implicit
   function theorem, written in `jax.numpy` around the root `x` itself:
   `dx = (db - x*da) / (3x^2 + a)`. It reuses `x` and is differentiable, so `grad`,
   `jacfwd`, `jacrev` and `hessian` work; `cubic_root_callback` is the same call without
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -40,14 +41,43 @@ import numpy as np
 import scipy.optimize
 from jax.typing import ArrayLike
 
-from jaxcb_native import rules
-
-from . import _checks
-
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "cubic_root", "cubic_root_callback", "on_host"]
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"cubic_root: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"cubic_root: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`a` and `b` in one floating dtype of 32 bits or more, and the result's dtype."""
+    a, b = _array("a", a), _array("b", b)
+    for name, arg in (("a", a), ("b", b)):
+        if not jnp.issubdtype(arg.dtype, jnp.floating):
+            raise TypeError(f"cubic_root: {name} must have a floating dtype, got {arg.dtype}")
+    try:
+        jnp.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"cubic_root: a and b must be broadcastable, got shapes {a.shape} and {b.shape}"
+        ) from None
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(
+            f"cubic_root: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}"
+        )
+    dtype = jnp.result_type(a, b)
+    wide = jnp.promote_types(dtype, jnp.float32)  # float16, bfloat16: float32
+    return a.astype(wide), b.astype(wide), dtype
 
 
 # --8<-- [start:host]
@@ -88,7 +118,7 @@ def cubic_root_callback(
     vmap_method: str | None = VMAP_METHOD,
 ) -> jax.Array:
     """The real root of `x**3 + a*x - b` on the host, without a derivative rule."""
-    a, b, dtype = _checks.cubic_root_for_host(a, b, vmap_method, VMAP_METHODS)
+    a, b, dtype = _checked(a, b, vmap_method)
     shape = jnp.broadcast_shapes(a.shape, b.shape)
     a = jnp.reshape(a, (1,) * (len(shape) - a.ndim) + a.shape)  # same rank as the output:
     b = jnp.reshape(b, (1,) * (len(shape) - b.ndim) + b.shape)  # batch axes broadcast
@@ -97,6 +127,27 @@ def cubic_root_callback(
 
 
 # --8<-- [end:callback]
+
+
+# --8<-- [start:rule]
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _differentiable(a: jax.Array, b: jax.Array, vmap_method: str | None) -> jax.Array:
+    """The host's root `x` of `x**3 + a*x - b`, differentiable: from the implicit function
+    theorem, `dx = (db - x da) / (3x^2 + a)`."""
+    return cubic_root_callback(a, b, vmap_method=vmap_method)
+
+
+@_differentiable.defjvp
+def _jvp(
+    vmap_method: str | None, primals: tuple[jax.Array, ...], tangents: tuple[jax.Array, ...]
+) -> tuple[jax.Array, jax.Array]:
+    (a, b), (da, db) = primals, tangents
+    x = _differentiable(a, b, vmap_method)
+    # Implicit function theorem on x**3 + a*x - b = 0: (3x^2 + a) dx + x da - db = 0.
+    return x, (db - x * da) / (3 * x * x + a)
+
+
+# --8<-- [end:rule]
 
 
 # --8<-- [start:pattern]
@@ -117,9 +168,8 @@ def cubic_root(a: ArrayLike, b: ArrayLike, *, vmap_method: str | None = VMAP_MET
         ValueError: the shapes of `a` and `b` do not broadcast, or `vmap_method` is not
             one of `VMAP_METHODS`.
     """
-    a, b, dtype = _checks.cubic_root_for_host(a, b, vmap_method, VMAP_METHODS)
-    compute = functools.partial(cubic_root_callback, vmap_method=vmap_method)
-    return rules.cubic_root(compute, a, b).astype(dtype)  # the rule: jaxcb_native.rules
+    a, b, dtype = _checked(a, b, vmap_method)
+    return _differentiable(a, b, vmap_method).astype(dtype)
 
 
 # --8<-- [end:pattern]

@@ -14,7 +14,7 @@ Contract:
   cotangent, so `jacrev` (a `vmap` over cotangents) is one host call as well;
   under `jax.jit` it is the only one, since `jacrev` never uses the primal output
   and the forward call is removed.
-- **Derivatives.** The `jax.custom_vjp` rule of `jaxcb_native.rules`: the cotangent of
+- **Derivatives.** A `jax.custom_vjp` rule (below): the cotangent of
   `expm` at `a` for the output cotangent `g` is the Fréchet derivative `L(a^T, g)`,
   computed on the host per matrix. So `grad`, `vjp` and `jacrev` work, while `jvp` and
   `jacfwd` raise `TypeError` (a `custom_vjp` function has no forward mode), and a second
@@ -31,15 +31,13 @@ Contract:
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import scipy.linalg
 from jax.typing import ArrayLike
-
-from jaxcb_native import rules
-
-from . import _checks
 
 __all__ = [
     "VMAP_METHOD",
@@ -53,6 +51,31 @@ __all__ = [
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"expm: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"expm: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`a` in a floating dtype of 32 bits or more, and the dtype of the result."""
+    a = _array("a", a)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"expm: a must have a floating dtype, got {a.dtype}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: a must have shape (..., n, n), got shape {a.shape}")
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(f"expm: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}")
+    wide = a.astype(jnp.promote_types(a.dtype, jnp.float32))  # float16, bfloat16: float32
+    return wide, a.dtype
 
 
 # --8<-- [start:host]
@@ -89,7 +112,7 @@ def expm_callback(
     vmap_method: str | None = VMAP_METHOD,
 ) -> jax.Array:
     """The matrix exponential on the host, without a derivative rule."""
-    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
+    a, dtype = _checked(a, vmap_method)
     out_type = jax.ShapeDtypeStruct(a.shape, a.dtype)
     return jax.pure_callback(on_host, out_type, a, vmap_method=vmap_method).astype(dtype)
 
@@ -103,6 +126,28 @@ def expm_vjp_callback(
 
 
 # --8<-- [end:callback]
+
+
+# --8<-- [start:rule]
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1,))
+def _differentiable(a: jax.Array, vmap_method: str | None) -> jax.Array:
+    """The host's value, with reverse mode from `expm_vjp_callback`: the Fréchet
+    derivative of the matrix exponential at `a^T` in the direction of the cotangent."""
+    return expm_callback(a, vmap_method=vmap_method)
+
+
+def _fwd(a: jax.Array, vmap_method: str | None) -> tuple[jax.Array, jax.Array]:
+    return expm_callback(a, vmap_method=vmap_method), a  # save a for the backward pass
+
+
+def _bwd(vmap_method: str | None, a: jax.Array, g: jax.Array) -> tuple[jax.Array]:
+    return (expm_vjp_callback(a, g, vmap_method=vmap_method),)
+
+
+_differentiable.defvjp(_fwd, _bwd)
+
+
+# --8<-- [end:rule]
 
 
 # --8<-- [start:pattern]
@@ -125,10 +170,8 @@ def expm(a: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> jax.Array:
         ValueError: `a` has fewer than two axes or its last two differ, or `vmap_method`
             is not one of `VMAP_METHODS`.
     """
-    a, dtype = _checks.expm_for_host(a, vmap_method, VMAP_METHODS)
-    compute = functools.partial(expm_callback, vmap_method=vmap_method)
-    vjp = functools.partial(expm_vjp_callback, vmap_method=vmap_method)
-    return rules.expm(compute, vjp, a).astype(dtype)  # the rule: jaxcb_native.rules
+    a, dtype = _checked(a, vmap_method)
+    return _differentiable(a, vmap_method).astype(dtype)
 
 
 # --8<-- [end:pattern]

@@ -22,17 +22,21 @@ batched operand; it has none, so the value is only there for a uniform signature
 
 The draw is one module-level `jax.jit` with `shape`, `rng` and `vmap_method` as
 static arguments, so repeated eager calls reuse one compiled program.
+
+`shape` is checked against NumPy's limits for the float64 draw before JAX sees it: at
+most 64 axes (32 before NumPy 2), and sizes other than 0 that multiply to less than
+`2**60`. XLA compiles more axes (4000 were tried), and the host call then fails inside
+the compiled program.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-
-from . import _checks
 
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "host_draw", "on_host"]
 
@@ -40,6 +44,9 @@ VMAP_METHOD = "sequential"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 _RNG = np.random.default_rng()
+# NumPy's limits for the float64 draw on the host: its axes, and 8 bytes a value counted in
+# int64 (zero sizes left out). XLA's (any rank tried, 4 bytes a float32 value) are wider.
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
 
 
 # --8<-- [start:host]
@@ -52,8 +59,28 @@ def on_host(*, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
 
 
 def _check(shape: object, rng: object, vmap_method: object) -> tuple[int, ...]:
-    shape = _checks.host_draw(shape, rng)
-    _checks.vmap_method("host_draw", vmap_method, VMAP_METHODS)
+    """`shape` a tuple of non-negative ints NumPy can draw; `rng` a NumPy generator or None."""
+    if not (
+        isinstance(shape, tuple)
+        and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**31 for d in shape)
+    ):
+        raise ValueError(
+            f"host_draw: shape must be a tuple of non-negative ints below 2**31, got {shape!r}"
+        )
+    if len(shape) > _MAX_AXES or math.prod(d for d in shape if d) >= 2**60:
+        raise ValueError(
+            f"host_draw: shape must have at most {_MAX_AXES} axes, and its sizes other than 0 "
+            f"must multiply to less than 2**60 (NumPy's limits for a float64 draw), got {shape!r}"
+        )
+    if rng is not None and not callable(getattr(rng, "standard_normal", None)):
+        raise TypeError(  # duck-typed: a wrapper that counts draws is a generator too
+            "host_draw: rng must be a numpy.random.Generator (an object with "
+            f"standard_normal) or None, got {type(rng).__name__}"
+        )
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(
+            f"host_draw: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}"
+        )
     return shape
 
 
@@ -78,13 +105,15 @@ def host_draw(
     Wrong on purpose: see the module docstring for what actually happens.
 
     Args:
-        shape: tuple of non-negative Python ints.
+        shape: tuple of non-negative Python ints below `2**31`: at most 64 axes (32
+            before NumPy 2), and the sizes other than 0 multiplying to less than `2**60`.
         rng: the host generator; `None` uses one module-level `default_rng()`.
         vmap_method: how `jax.vmap` would call the host.
 
     Raises:
-        ValueError: `shape` is not a tuple of non-negative ints below `2**31`, or
-            `vmap_method` is not one of `VMAP_METHODS`.
+        ValueError: `shape` is not a tuple of non-negative ints below `2**31`, has more
+            axes or values than NumPy can draw, or `vmap_method` is not one of
+            `VMAP_METHODS`.
         TypeError: `rng` has no `standard_normal` (it is not a `numpy.random.Generator`).
     """
     shape = _check(shape, rng, vmap_method)

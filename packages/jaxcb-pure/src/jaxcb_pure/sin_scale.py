@@ -9,9 +9,9 @@ Contract:
   expression, so one host call takes the whole batch; the scalar `y` is reshaped
   to the rank of `x` first, so NumPy broadcasting lines the batch axes up
   whichever argument is batched, and nothing is tiled.
-- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in
-  `jax.numpy` so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is
-  the same call without the rule (`grad` through it raises).
+- **Derivatives.** A `jax.custom_jvp` rule (below), written in `jax.numpy` so
+  `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same
+  call without the rule (`grad` through it raises).
 - **Transforms.** `jit`, `vmap`, loops and `cond` work; the support matrix on the
   site has the measured answer for every transform.
 - **Types.** `x` any floating dtype: float16 and bfloat16 reach the host (and the
@@ -22,20 +22,46 @@ Contract:
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from jaxcb_native import rules
-
-from . import _checks
-
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sin_scale", "sin_scale_callback"]
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"sin_scale: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"sin_scale: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(x: ArrayLike, y: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
+    """`x` and `y` in one floating dtype of 32 bits or more, and the result's dtype."""
+    x, y = _array("x", x), _array("y", y)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sin_scale: x must have a floating dtype, got {x.dtype}")
+    if not (jnp.issubdtype(y.dtype, jnp.integer) or jnp.issubdtype(y.dtype, jnp.floating)):
+        raise TypeError(f"sin_scale: y must have an integer or floating dtype, got {y.dtype}")
+    if y.ndim != 0:
+        raise ValueError(f"sin_scale: y must be a scalar, got shape {y.shape}")
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(
+            f"sin_scale: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}"
+        )
+    wide = x.astype(jnp.promote_types(x.dtype, jnp.float32))  # float16, bfloat16: float32
+    return wide, y.astype(wide.dtype), x.dtype
 
 
 # --8<-- [start:host]
@@ -60,13 +86,31 @@ def sin_scale_callback(
     vmap_method: str | None = VMAP_METHOD,
 ) -> jax.Array:
     """`sin(x) * y + 1` on the host, without a derivative rule."""
-    x, y, dtype = _checks.sin_scale_for_host(x, y, vmap_method, VMAP_METHODS)
+    x, y, dtype = _checked(x, y, vmap_method)
     y = jnp.reshape(y, (1,) * x.ndim)  # same rank as x: batch axes broadcast on the host
     out_type = jax.ShapeDtypeStruct(x.shape, x.dtype)
     return jax.pure_callback(on_host, out_type, x, y, vmap_method=vmap_method).astype(dtype)
 
 
 # --8<-- [end:callback]
+
+
+# --8<-- [start:rule]
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _differentiable(x: jax.Array, y: jax.Array, vmap_method: str | None) -> jax.Array:
+    """The host's value, differentiable: `d(sin(x) y + 1) = cos(x) y dx + sin(x) dy`."""
+    return sin_scale_callback(x, y, vmap_method=vmap_method)
+
+
+@_differentiable.defjvp
+def _jvp(
+    vmap_method: str | None, primals: tuple[jax.Array, ...], tangents: tuple[jax.Array, ...]
+) -> tuple[jax.Array, jax.Array]:
+    (x, y), (dx, dy) = primals, tangents
+    return _differentiable(x, y, vmap_method), jnp.cos(x) * y * dx + jnp.sin(x) * dy
+
+
+# --8<-- [end:rule]
 
 
 # --8<-- [start:pattern]
@@ -86,9 +130,8 @@ def sin_scale(x: ArrayLike, y: ArrayLike, *, vmap_method: str | None = VMAP_METH
         TypeError: `x` is not a floating array, or `y` is not real (bool, complex).
         ValueError: `y` is not a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, y, dtype = _checks.sin_scale_for_host(x, y, vmap_method, VMAP_METHODS)
-    compute = functools.partial(sin_scale_callback, vmap_method=vmap_method)
-    return rules.sin_scale(compute, x, y).astype(dtype)  # the rule: jaxcb_native.rules
+    x, y, dtype = _checked(x, y, vmap_method)
+    return _differentiable(x, y, vmap_method).astype(dtype)
 
 
 # --8<-- [end:pattern]

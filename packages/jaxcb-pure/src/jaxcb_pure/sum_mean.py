@@ -10,7 +10,7 @@ Contract:
 - **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis
   only, so leading batch axes pass straight through and one host call takes the
   whole batch. With a single argument, `"broadcast_all"` would do the same.
-- **Derivatives.** The `jax.custom_jvp` rule of `jaxcb_native.rules`, written in
+- **Derivatives.** A `jax.custom_jvp` rule (below), written in
   `jax.numpy` (the map is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work;
   `sum_mean_callback` is the same call without the rule (`grad` through it raises).
 - **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
@@ -21,19 +21,44 @@ Contract:
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
-
-from jaxcb_native import rules
-
-from . import _checks
 
 __all__ = ["VMAP_METHOD", "VMAP_METHODS", "on_host", "sum_mean", "sum_mean_callback"]
 
 VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
+
+
+def _array(name: str, value: ArrayLike) -> jax.Array:
+    """`value` as a JAX array, or an error that names the argument."""
+    try:
+        return jnp.asarray(value)
+    except OverflowError as e:  # a Python int beyond the default integer dtype
+        raise ValueError(f"sum_mean: {name} is out of range ({e})") from None
+    except (TypeError, ValueError):  # None, a string, a ragged list, an object array
+        got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
+        got = got or type(value).__name__
+        raise TypeError(f"sum_mean: {name} must be an array of numbers, got {got}") from None
+
+
+def _checked(x: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
+    """`x` in a floating dtype of 32 bits or more, and the dtype of the results."""
+    x = _array("x", x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"sum_mean: x must have a floating dtype, got {x.dtype}")
+    if x.ndim < 1:
+        raise ValueError(f"sum_mean: x must have at least one axis, got shape {x.shape}")
+    if vmap_method not in VMAP_METHODS:
+        raise ValueError(
+            f"sum_mean: vmap_method must be one of {VMAP_METHODS}, got {vmap_method!r}"
+        )
+    wide = x.astype(jnp.promote_types(x.dtype, jnp.float32))  # float16, bfloat16: float32
+    return wide, x.dtype
 
 
 # --8<-- [start:host]
@@ -56,13 +81,31 @@ def sum_mean_callback(
     vmap_method: str | None = VMAP_METHOD,
 ) -> tuple[jax.Array, jax.Array]:
     """`(sum, mean)` over the last axis on the host, without a derivative rule."""
-    x, dtype = _checks.sum_mean_for_host(x, vmap_method, VMAP_METHODS)
+    x, dtype = _checked(x, vmap_method)
     out = jax.ShapeDtypeStruct(x.shape[:-1], x.dtype)
     total, mean = jax.pure_callback(on_host, (out, out), x, vmap_method=vmap_method)
     return total.astype(dtype), mean.astype(dtype)
 
 
 # --8<-- [end:callback]
+
+
+# --8<-- [start:rule]
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _differentiable(x: jax.Array, vmap_method: str | None) -> tuple[jax.Array, jax.Array]:
+    """The host's values, differentiable: both results are linear in `x`."""
+    return sum_mean_callback(x, vmap_method=vmap_method)
+
+
+@_differentiable.defjvp
+def _jvp(
+    vmap_method: str | None, primals: tuple[jax.Array, ...], tangents: tuple[jax.Array, ...]
+) -> tuple[tuple[jax.Array, jax.Array], tuple[jax.Array, jax.Array]]:
+    (x,), (dx,) = primals, tangents
+    return _differentiable(x, vmap_method), (jnp.sum(dx, axis=-1), jnp.mean(dx, axis=-1))
+
+
+# --8<-- [end:rule]
 
 
 # --8<-- [start:pattern]
@@ -81,9 +124,8 @@ def sum_mean(x: ArrayLike, *, vmap_method: str | None = VMAP_METHOD) -> tuple[ja
         TypeError: `x` is not a floating array.
         ValueError: `x` is a scalar, or `vmap_method` is not one of `VMAP_METHODS`.
     """
-    x, dtype = _checks.sum_mean_for_host(x, vmap_method, VMAP_METHODS)
-    compute = functools.partial(sum_mean_callback, vmap_method=vmap_method)
-    total, mean = rules.sum_mean(compute, x)  # the rule: jaxcb_native.rules
+    x, dtype = _checked(x, vmap_method)
+    total, mean = _differentiable(x, vmap_method)
     return total.astype(dtype), mean.astype(dtype)
 
 
