@@ -65,6 +65,7 @@ def on_files(files: Any, config: Any) -> Any:
             "sentences that the data does not show:\n  " + "\n  ".join(problems)
         )
     matrixpage.add_files(files, config)  # the matrix page's per-environment files
+    code.add_files(files, config)  # every pattern's files, to download from its code tab
     return perf.add_plots(files, config)
 
 

@@ -83,7 +83,7 @@ RULES: Sequence[tuple[str, str, str, str]] = (
     (
         "jaxcb_pure",
         "bessel_jv",
-        "slope = (bessel_jv(compute,",
+        "slope = (_differentiable(v - 1",
         "The rule calls the differentiable function itself (orders `v - 1` and `v + 1`), so "
         "the rule can be differentiated again: `hessian` works, at the price of more host "
         "calls (see the `hessian` column's count).",

@@ -11,12 +11,14 @@ one adds a tab by existing) and every computation of the catalog:
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
   the build; a C++ file of the same name beside it (``<computation>.cc``) is shown
-  after it, and so is the computation's section of ``jaxcb_native/rules.py`` when the
-  module gives its value that derivative rule;
+  after it, with the ``CMakeLists.txt`` that builds it, and so is a sibling file the
+  module imports by its plain name (``import _handler``): the files a reader copies;
 - if it does not, the tab shows the reason the package's registry gives, as the
   committed matrix files record it (``unsupported`` of each variant);
-- then the whole file, collapsed, with its link on GitHub (imports, checks,
-  ``VMAP_METHOD``: what a copy needs to run), and the runnable example
+- then the whole file, collapsed (imports, checks, ``VMAP_METHOD``: it runs as it is
+  when copied, ``tests/packages/test_copy_alone.py``), a link that downloads each file
+  of the pattern (served from ``downloads/<package>/<computation>/``, added to the
+  site by :func:`add_files`), its link on GitHub, and the runnable example
   ``docs/examples/<package>/<computation>.py`` with the output ``tests/examples``
   recorded (``jaxcb_site.examples``).
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -39,9 +42,13 @@ from .data import ROOT
 SECTION = re.compile(
     r"^\s*(?:#|//)\s*-{1,}8<-{1,}\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]"
 )
-SOURCES = (".py", ".cc")  # a pattern module, and the C++ kernel beside it where there is one
-# The derivative rules every road to the host shares: a section a computation.
-RULES = ROOT / "packages/jaxcb-native/src/jaxcb_native/rules.py"
+SOURCES = (".py", ".cc")
+LANGS = {
+    ".py": "python",
+    ".cc": "cpp",
+    ".txt": "cmake",
+}  # a pattern module, and the C++ kernel beside it where there is one
+DOWNLOADS = "downloads"  # the site folder the pattern files are served from
 # The repository on GitHub, from mkdocs.yml's repo_url (set by the hook's on_config).
 REPOSITORY: dict[str, str | None] = {"url": None, "branch": "main"}
 
@@ -71,15 +78,28 @@ class Package:
         return next((q for q in shared if computation in dict(sections(q))), None)
 
     def sources(self, computation: str) -> list[Path]:
-        """The files of one pattern: the module, a kernel of the same name if any, and the
-        shared derivative rules when the module uses the rule of this computation."""
+        """The files a reader copies for one pattern: the module; a kernel of the same
+        name with the ``CMakeLists.txt`` that builds it; a sibling ``_x.py`` the module
+        imports by its plain name (``import _x``, when copied beside it)."""
         path = self.module(computation)
         if path is None:
             return []
         found = [p for ext in SOURCES if (p := path.with_suffix(ext)).is_file()]
-        if f"rules.{computation}(" in path.read_text(encoding="utf-8"):
-            found.append(RULES)
+        if len(found) > 1 and (cmake := path.parent / "CMakeLists.txt").is_file():
+            found.append(cmake)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found += [
+                    sibling
+                    for a in node.names
+                    if a.name.startswith("_")
+                    and (sibling := path.parent / f"{a.name}.py").is_file()
+                ]
         return found
+
+    def download(self, computation: str, source: Path) -> str:
+        """Where the site serves one of the pattern's files, from the site's root."""
+        return f"{DOWNLOADS}/{self.name}/{computation}/{source.name}"
 
 
 def _order(pkg: Package) -> tuple[int, str]:
@@ -172,7 +192,7 @@ def code_block(
     if notes:
         spec = [[needle, i + 1] for i, (needle, _) in enumerate(notes)]
         parts.append(f"<!-- jaxcb-annotate {json.dumps(spec)} -->")
-    lang = "cpp" if path.suffix == ".cc" else "python"
+    lang = LANGS.get(path.suffix, "text")
     parts += [
         f'```{lang} title="{rel}{f" · {section}" if section else ""}"',
         f'--8<-- "{rel}{f":{section}" if section else ""}"',
@@ -187,7 +207,7 @@ def code_block(
 def whole_file(path: Path) -> str:
     """The whole file, collapsed: what a copy needs (imports, checks, constants)."""
     rel = path.relative_to(ROOT).as_posix()
-    lang = "cpp" if path.suffix == ".cc" else "python"
+    lang = LANGS.get(path.suffix, "text")
     inner = "\n".join([f'```{lang} title="{rel}"', f'--8<-- "{rel}"', "```"])
     return (
         f'??? example "The whole file, `{path.name}`: imports, checks and constants included"\n\n'
@@ -232,13 +252,7 @@ def tab(pkg: Package, computation: str) -> str:
         secs = pattern_sections(path, computation)
         if path.stem == computation and secs and not any(name == "pattern" for name, _ in secs):
             raise ValueError(f"{path.relative_to(ROOT)} has sections but no `pattern` section")
-        links = " · ".join(
-            f"[`{p.name}` on GitHub]({url})"
-            for p in pkg.sources(computation)
-            if (url := github(p.relative_to(ROOT).as_posix()))
-        )
-        if links:
-            body.append(f"The whole file: {links}, or expand it below the sections.")
+        body.append(copy_these(pkg, computation))
         for source in pkg.sources(computation):
             secs = pattern_sections(source, computation)
             if secs:
@@ -261,6 +275,49 @@ def tab(pkg: Package, computation: str) -> str:
                 + indent(f"From `{pkg.name}`'s registry:\n\n{items}", 4)
             )
     return f'=== "{label}"\n\n' + indent("\n\n".join(body), 4)
+
+
+def copy_these(pkg: Package, computation: str) -> str:
+    """What a reader copies: each file to download, and the build of an FFI kernel."""
+    sources = pkg.sources(computation)
+    here = posixpath.dirname(f"computations/{computation}.md")
+    files = " · ".join(
+        f"[`{p.name}`]({posixpath.relpath(pkg.download(computation, p), here)}){{: download }}"
+        for p in sources
+    )
+    gh = " · ".join(
+        f"[`{p.name}`]({url})" for p in sources if (url := github(p.relative_to(ROOT).as_posix()))
+    )
+    if len(sources) == 1:
+        text = (
+            f"Copy this file: {files}. It runs as it is, beside your code, with only JAX, "
+            "NumPy and SciPy installed (expand the whole file below the sections)."
+        )
+    else:
+        text = f"Copy these {len(sources)} files into one folder: {files}."
+        if any(p.name == "CMakeLists.txt" for p in sources):
+            text += (
+                " Build the kernel there with the Python that has JAX, and the module loads "
+                "it from beside itself:\n\n"
+                "```bash\n"
+                'cmake -S . -B build -DPython_EXECUTABLE="$(command -v python3)"\n'
+                "cmake --build build\n"
+                "```"
+            )
+    return text + (f"\n\nOn GitHub: {gh}." if gh else "")
+
+
+def add_files(files: Any, config: Any) -> Any:
+    """Every pattern's files, served for download beside the site (nothing written to docs/)."""
+    from mkdocs.structure.files import File
+
+    for pkg in packages():
+        for c in data.computations():
+            for source in pkg.sources(c["name"]):
+                uri = pkg.download(c["name"], source)
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, abs_src_path=str(source)))
+    return files
 
 
 def tabs(computation: str) -> str:

@@ -1,0 +1,268 @@
+"""Every pattern module runs when it is copied alone, as a reader copies it.
+
+For every function the registries list (each computation of each variant), its module
+file is copied into an empty temporary folder, with what the module names beside it: an
+FFI kernel's ``<name>.cc`` and the ``CMakeLists.txt`` that builds it (built there with
+CMake), and a sibling file the module imports by its plain name (``_handler.py`` of the
+Python FFI bridge). A fresh Python in which no ``jaxcb`` package can be imported then
+imports each copy and runs its function eagerly, under ``jit``, under ``vmap`` and under
+``grad`` (``copyrun.py``); the installed package runs the same steps here. Each step must
+end the same way on both sides: the same values (within the computation's tolerance), or
+the same exception type where the installed package raises too (its contract says that
+transform does not work). A failure names the module and the step.
+
+The README's example is run the same way, beside a copy of the module it names, and must
+print what the README shows on the JAX version the README names.
+
+A last test reads every pattern module's imports: JAX, NumPy, SciPy and the standard
+library only, or a sibling file copied with it; never ``jaxcb_core``, a registry, a probe
+or another jaxcb package.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import copyrun
+import jax
+import numpy as np
+import pytest
+
+from jaxcb_core.catalog import by_name
+from jaxcb_core.mechanisms import discover
+
+ROOT = Path(__file__).resolve().parents[2]
+#: every module a reader may copy: the public modules of the pattern packages
+MODULES = sorted(
+    p
+    for p in ROOT.glob("packages/jaxcb-*/src/jaxcb_*/[a-z]*.py")
+    if p.parent.name not in ("jaxcb_core", "jaxcb_check")
+)
+ALLOWED = {"jax", "jaxlib", "numpy", "scipy"} | set(sys.stdlib_module_names)
+
+
+def _siblings(path: Path) -> list[Path]:
+    """The files copied with a module: a kernel of its name with the folder's
+    ``CMakeLists.txt``, and every sibling ``_x.py`` it imports as ``import _x``."""
+    out = []
+    kernel = path.with_suffix(".cc")
+    if kernel.is_file():
+        out += [kernel, path.parent / "CMakeLists.txt"]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                sibling = path.parent / f"{alias.name}.py"
+                if alias.name.startswith("_") and sibling.is_file():
+                    out.append(sibling)
+    return out
+
+
+# --- what a pattern module imports -----------------------------------------------------------
+
+
+def _relative_ok(tree: ast.Module, node: ast.ImportFrom) -> bool:
+    """`from . import x` only as the first half of a `try` whose `ImportError` handler
+    imports `x` by its plain name (the module then runs in a folder beside `x.py`)."""
+    names = {a.name for a in node.names}
+    for t in ast.walk(tree):
+        if isinstance(t, ast.Try) and node in t.body:
+            plain = {
+                a.name
+                for h in t.handlers
+                if isinstance(h.type, ast.Name) and h.type.id == "ImportError"
+                for stmt in h.body
+                if isinstance(stmt, ast.Import)
+                for a in stmt.names
+            }
+            return node.module is None and names <= plain
+    return False
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_pattern_imports_only_jax_numpy_scipy_and_what_it_is_copied_with(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    siblings = {p.stem for p in _siblings(path) if p.suffix == ".py"}
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            if not _relative_ok(tree, node):
+                bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''}")
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            names = (
+                [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            )
+            for name in names:
+                top = (name or "").split(".")[0]
+                if top not in ALLOWED and top not in siblings:
+                    bad.append(f"line {node.lineno}: {name}")
+    assert not bad, (
+        f"{path.relative_to(ROOT)} imports what a reader who copies it does not have: "
+        + "; ".join(bad)
+    )
+
+
+def test_every_pattern_module_is_checked() -> None:
+    assert len(MODULES) >= 40  # pure, io, debug, buffer, pyffi, ffi, colocated, compute_on, ...
+
+
+# --- copied alone, run in a Python without jaxcb ----------------------------------------------
+
+
+def _jobs() -> list[tuple[str, Path, str, Any, dict[str, Any]]]:
+    """``(key, module file, function name, installed function, steps spec)``, one per
+    public function a registry lists (the first of its options where several variants
+    bind it differently)."""
+    out, seen = [], set()
+    for v in discover():
+        for name, fn in v.implementations.items():
+            module = v.modules.get(name)
+            base = fn.func if isinstance(fn, functools.partial) else fn
+            if module is None or module.__file__ is None:
+                continue
+            path = Path(module.__file__).resolve()
+            key = f"{path.parent.name}/{path.stem}.{base.__name__}"
+            if key in seen:
+                continue
+            seen.add(key)
+            c = by_name(name)
+            args = c.make_args(np.dtype(np.float32))
+            spec = {
+                "args": args,
+                "static": c.static_argnums,
+                "batched": c.batched_args(np.float32, 3) if c.kind == "pure" else None,
+                "batch_argnums": c.batch_argnums,
+                "diff_argnum": c.diff_argnum if c.differentiable else None,
+                "sink": c.sink,
+                "kw": dict(fn.keywords) if isinstance(fn, functools.partial) else {},
+                "computation": name,
+            }
+            out.append((key, path, base.__name__, fn, spec))
+    return out
+
+
+JOBS = _jobs()
+
+
+def _build(folder: Path) -> str | None:
+    """Build a copied FFI kernel with CMake, as its README says; the error, or None."""
+    for cmd in (
+        ["cmake", "-S", ".", "-B", "build", f"-DPython_EXECUTABLE={sys.executable}"],
+        ["cmake", "--build", "build", "-j", "2"],
+    ):
+        done = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, check=False)
+        if done.returncode:
+            return f"`{' '.join(cmd[:2])}` failed:\n{(done.stdout + done.stderr)[-2000:]}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def copied(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """The outcome of every job this run selected, in one fresh Python without jaxcb, each
+    from its copied files."""
+    selected = {
+        item.callspec.params["job"][0]
+        for item in request.session.items
+        if hasattr(item, "callspec") and "job" in item.callspec.params
+    }
+    root = tmp_path_factory.mktemp("copies")
+    jobs, failed, folders = [], {}, {}
+    for key, path, function, _, spec in JOBS:
+        if key not in selected:
+            continue
+        if path not in folders:  # one folder a module, however many functions it has
+            folder = root / f"{path.parent.name}-{path.stem}"
+            folder.mkdir()
+            files = [path, *_siblings(path)]
+            missing = [f.name for f in files if not f.is_file()]
+            for f in files:
+                if f.is_file():
+                    shutil.copy(f, folder / f.name)
+            error = f"no {', '.join(missing)} to copy" if missing else None
+            if not error and (folder / "CMakeLists.txt").is_file():
+                error = _build(folder)
+            folders[path] = (folder, error)
+        folder, error = folders[path]
+        if error:
+            failed[key] = {"build": ("error", "build", error)}
+            continue
+        jobs.append((key, str(folder), path.stem, function, spec))
+    (root / "jobs.pkl").write_bytes(pickle.dumps(jobs))
+    done = subprocess.run(
+        [sys.executable, str(Path(copyrun.__file__)), "jobs.pkl", "results.pkl"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, f"the copies' Python failed:\n{done.stderr[-3000:]}"
+    return {**pickle.loads((root / "results.pkl").read_bytes()), **failed}
+
+
+def _same(key: str, step: str, mine: copyrun.Outcome, theirs: copyrun.Outcome, tol: Any) -> None:
+    where = f"{key}, copied alone, {step}"
+    if theirs[0] == "error":
+        assert mine[0] == "error", f"{where}: ran, but the installed package raises {theirs[1]}"
+        assert mine[1] == theirs[1], (
+            f"{where}: {mine[1]}: {mine[2]} (the installed package: {theirs[1]}: {theirs[2]})"
+        )
+        return
+    assert mine[0] == "ok", f"{where}: {mine[1]}: {mine[2]}"
+    assert len(mine[1]) == len(theirs[1]), f"{where}: {len(mine[1])} results, not {len(theirs[1])}"
+    for got, want in zip(mine[1], theirs[1], strict=True):
+        assert (got.dtype, got.shape) == (want.dtype, want.shape), where
+        np.testing.assert_allclose(got, want, *tol, err_msg=where)
+    assert mine[2] == theirs[2], f"{where}: {mine[2]} host records, not {theirs[2]}"
+
+
+@pytest.mark.parametrize("job", JOBS, ids=[j[0] for j in JOBS])
+def test_a_copied_pattern_runs_as_the_installed_one(job: Any, copied: dict[str, Any]) -> None:
+    key, _, _, fn, spec = job
+    outcome = copied[key]
+    for failure in ("build", "import"):
+        if failure in outcome:
+            pytest.fail(f"{key}, copied alone: {failure} failed: {outcome[failure][2]}")
+    theirs = copyrun.run_steps(fn, {**spec, "kw": {}})
+    assert theirs["eager"][0] == "ok", f"{key}: the installed package fails eagerly: {theirs}"
+    tol = by_name(spec["computation"]).tolerance(np.float32)
+    for step, want in theirs.items():
+        _same(key, step, outcome[step], want, tol)
+
+
+# --- the README's example ---------------------------------------------------------------------
+
+
+def test_the_readme_example_runs_copied_and_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Copy a pattern")[1]
+    section = section.split("\n## ")[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    shown = re.search(r"It printed, with JAX ([0-9.]+) .*?```\n(.*?)```", section, re.S)
+    copied = re.search(r"with `(packages/[^`]+\.py)` copied next to the script", section)
+    assert code, "README.md: the example under 'Copy a pattern' is gone"
+    assert shown, "README.md: the example's recorded output is gone"
+    assert copied, "README.md: the module the example copies is not named"
+    shutil.copy(ROOT / copied.group(1), tmp_path)
+    (tmp_path / "example.py").write_text(code.group(1), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(Path(copyrun.__file__)), "--script", "example.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, f"README.md's example fails when copied:\n{done.stderr[-3000:]}"
+    if jax.__version__ == shown.group(1):
+        assert done.stdout == shown.group(2), (
+            "README.md shows another output than its example prints"
+        )
