@@ -163,6 +163,12 @@ def _build(folder: Path) -> str | None:
     return None
 
 
+def _without_jaxcb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``copyrun.py`` with ``args`` in a fresh Python, where no jaxcb package imports."""
+    command = [sys.executable, str(Path(copyrun.__file__)), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+
+
 @pytest.fixture(scope="module")
 def copied(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -197,14 +203,7 @@ def copied(
             continue
         jobs.append((key, str(folder), path.stem, function, spec))
     (root / "jobs.pkl").write_bytes(pickle.dumps(jobs))
-    done = subprocess.run(
-        [sys.executable, str(Path(copyrun.__file__)), "jobs.pkl", "results.pkl"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    done = _without_jaxcb(root, "jobs.pkl", "results.pkl")
     assert done.returncode == 0, f"the copies' Python failed:\n{done.stderr[-3000:]}"
     return {**pickle.loads((root / "results.pkl").read_bytes()), **failed}
 
@@ -253,14 +252,7 @@ def test_the_readme_example_runs_copied_and_prints_what_the_readme_shows(tmp_pat
     assert copied, "README.md: the module the example copies is not named"
     shutil.copy(ROOT / copied.group(1), tmp_path)
     (tmp_path / "example.py").write_text(code.group(1), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(Path(copyrun.__file__)), "--script", "example.py"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _without_jaxcb(tmp_path, "--script", "example.py")
     assert done.returncode == 0, f"README.md's example fails when copied:\n{done.stderr[-3000:]}"
     if jax.__version__ == shown.group(1):
         assert done.stdout == shown.group(2), (
