@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -164,3 +167,75 @@ def test_benchmark_inputs_and_floors(name: str) -> None:
         buf = np.empty_like(np.asarray(out))
         c.numpy_into(buf, *args)
         np.testing.assert_array_equal(buf, out)
+
+
+def test_each_computations_functions_sit_in_its_section() -> None:
+    """``catalog.py`` has one ``# --- NAME(...)`` section per computation: a function that one
+    catalog entry alone names (inputs, reference, rules, floors), or that is named after a
+    computation (``_sum_mean_vjp``, ``cubic_root_scalar``), is defined in that section."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from jaxcb_core import catalog
+
+    source = Path(catalog.__file__).read_text()
+    heads = [
+        (i, m[1])
+        for i, line in enumerate(source.splitlines(), 1)
+        if (m := re.match(r"# --- (\w+)\(", line))
+    ]
+    assert [name for _, name in heads] == NAMES
+
+    def section(line: int) -> str | None:
+        return next((name for start, name in reversed(heads) if start < line), None)
+
+    tree = ast.parse(source)
+    defined = {n.name: section(n.lineno) for n in tree.body if isinstance(n, ast.FunctionDef)}
+    users: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Computation":
+            kw = {k.arg: k.value for k in node.keywords}
+            owner = ast.literal_eval(kw["name"])
+            for value in kw.values():
+                for n in ast.walk(value):
+                    if isinstance(n, ast.Name) and n.id in defined:
+                        users.setdefault(n.id, set()).add(owner)
+    owners = {f: next(iter(u)) for f, u in users.items() if len(u) == 1}
+    owners |= {f: name for f in defined for name in NAMES if name in f}
+    assert {f: defined[f] for f in owners if defined[f] != owners[f]} == {}
+
+
+# The cases the patterns' host function treats apart: non-finite inputs, a <= 0 (outside the
+# catalog's inputs), b = ±0, tiny and huge magnitudes.
+CUBIC_A = [-3.0, -1e-300, -0.0, 0.0, 1e-300, 0.5, 1.0, 1e300, math.nan, math.inf, -math.inf]
+CUBIC_B = [-1e300, -8.0, -1.0, -1e-310, -0.0, 0.0, 1e-310, 1.0, 8.0, 1e300, math.nan, math.inf]
+
+
+def _outcome(f: Any, a: float, b: float) -> tuple[Any, ...]:
+    """The bits of ``f(a, b)``, or the type and message of what it raised."""
+    try:
+        return ("root", np.float64(f(a, b)).tobytes())
+    except ValueError as e:  # brentq's: no sign change over the bracket
+        return ("raised", type(e).__name__, str(e))
+
+
+def test_cubic_root_scalar_is_the_patterns_host_work() -> None:
+    """The benchmarks' NumPy floor solves as the patterns' host function does, bit for bit
+    (what one raises, the other raises): NaN for a non-finite input, a bracket for any real
+    ``a`` (a root of the cubic there too)."""
+    from jaxcb_core.catalog import cubic_root_scalar
+
+    assert math.isnan(cubic_root_scalar(math.nan, 1.0))
+    assert math.isnan(cubic_root_scalar(1.0, math.inf))
+    for a, b in [(-3.0, 1.0), (-3.0, -1.0), (-1e-300, 8.0), (0.0, -8.0)]:
+        x = cubic_root_scalar(a, b)
+        assert abs(x**3 + a * x - b) <= 1e-12 * max(1.0, abs(b)), (a, b, x)
+    pattern = pytest.importorskip("jaxcb_pure.cubic_root")
+    differ = [
+        (a, b, mine, theirs)
+        for a in CUBIC_A
+        for b in CUBIC_B
+        if (mine := _outcome(cubic_root_scalar, a, b)) != (theirs := _outcome(pattern._root, a, b))
+    ]
+    assert differ == []

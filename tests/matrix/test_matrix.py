@@ -86,8 +86,27 @@ def test_committed_descriptions_are_the_installed_ones() -> None:
     registry must reach the published file."""
     import jax
 
-    for path in sorted(matrix.data_dir().glob(f"{jax.__version__}-*.json")):
+    pattern = f"{jax.__version__}-*.json"
+    paths = sorted(matrix.data_dir().glob(pattern))
+    if not paths:  # nothing to compare is a failure, not a pass
+        pytest.fail(
+            f"no committed matrix file {matrix.data_dir() / pattern} for this JAX: "
+            "run `jaxcb matrix --write`"
+        )
+    for path in paths:
         _same_descriptions(path)
+
+
+def test_the_descriptions_check_fails_without_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No data file for the installed JAX: the check above fails, naming what it looked for."""
+    import jax
+
+    monkeypatch.setattr(matrix, "data_dir", lambda: tmp_path)
+    with pytest.raises(pytest.fail.Exception) as info:
+        test_committed_descriptions_are_the_installed_ones()
+    assert str(tmp_path / f"{jax.__version__}-*.json") in str(info.value)
 
 
 def _same_descriptions(path: Path) -> None:

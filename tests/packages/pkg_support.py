@@ -21,10 +21,35 @@ import numpy as np
 import pytest
 
 from jaxcb_core.catalog import Computation
-from jaxcb_core.mechanisms import by_id
+from jaxcb_core.mechanisms import Variant, by_id, discover
 from jaxcb_core.probe import Tally, observe
 
 BATCH = 3  # batch size of the vmap tests
+
+# vmap with the batch on one argument and not the other, as a reader batches:
+# (computation, in_axes, the batched arguments of a float dtype)
+OTHER_AXES: list[tuple[str, tuple[int | None, ...], Callable[[Any], tuple[Any, ...]]]] = [
+    (
+        "bessel_jv",
+        (0, None),
+        lambda dt: (np.array([-2, 0, 3], np.int32), np.linspace(0.5, 6.0, 5).astype(dt)),
+    ),
+    (
+        "cubic_root",
+        (0, None),
+        lambda dt: (np.array([[0.5], [1.0], [2.0]], dt), np.linspace(-2.0, 3.0, 4).astype(dt)),
+    ),
+    (
+        "cubic_root",
+        (None, 0),
+        lambda dt: (np.float32(1.5).astype(dt), np.linspace(-2.0, 3.0, 6).reshape(3, 2).astype(dt)),
+    ),
+    (
+        "sin_scale",
+        (None, 0),
+        lambda dt: (np.linspace(-2, 2, 4).astype(dt), np.arange(3.0, dtype=dt)),
+    ),
+]
 
 Records = list[tuple[Any, Any]]
 
@@ -32,6 +57,15 @@ Records = list[tuple[Any, Any]]
 def module(package: str, name: str) -> Any:
     """The pattern module ``<package>.<name>`` (the package re-exports the function)."""
     return importlib.import_module(f"{package}.{name}")
+
+
+def first_rows() -> dict[str, Variant]:
+    """``{package: its first row (lowest order)}`` of every installed mechanism package, by
+    package name: what a test over the packages discovers them from."""
+    first: dict[str, Variant] = {}
+    for v in sorted(discover(), key=lambda v: v.order):
+        first.setdefault(v.package, v)
+    return dict(sorted(first.items()))
 
 
 # --- results -------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """jaxcb_debug: native results, what the host observes, effects delivered.
 
-Host calls are counted through the registry's probe (``pkg_support.host_calls``).
-Validation errors are checked for every package at once in test_validation.py.
-Behaviour asserted here was measured on JAX 0.10.2 and 0.12.0.1, where it is the same.
+What it shares with jaxcb_io (the effects' records, ordered or not, delivered when the
+result is unused, the host reached only on reported steps, the default sink) is tested over
+both in test_effects.py. Host calls are counted through the registry's probe
+(``pkg_support.host_calls``). Validation errors are checked for every package at once in
+test_validation.py. Behaviour asserted here was measured on JAX 0.10.2 and 0.12.0.1, where it is the same.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from pkg_support import (
     assert_batched_records,
     assert_close,
     assert_records,
-    by_step,
     call,
     diff_argnum,
     host_calls,
@@ -209,58 +210,6 @@ def test_bessel_second_derivative(dtype: np.dtype[Any]) -> None:
 # --- effects -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("jit", [True, False], ids=["jit", "eager"])
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_records_in_order(name: str, jit: bool, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    got, sink = sink_of(c)
-    out = call(public(name), c, args, jit=jit, **sink)  # default: ordered=True
-    jax.effects_barrier()
-    assert_records(got, records(c, *args), c.tolerance(dtype))
-    assert_close(out, c.reference(*args), c.tolerance(dtype))
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_records_unordered_exactly_once(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    got, sink = sink_of(c)
-    call(public(name), c, args, ordered=False, **sink)
-    jax.effects_barrier()
-    assert_records(by_step(got), records(c, *args), c.tolerance(dtype))
-
-
-@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_delivered_when_result_unused(name: str, ordered: bool) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    got, sink = sink_of(c)
-    fn = public(name)
-
-    def unused(x0: Any) -> Any:
-        fn(x0, *args[1:], ordered=ordered, **sink)
-        return x0
-
-    jax.jit(unused)(args[0])
-    jax.effects_barrier()
-    assert_records(by_step(got), records(c, *args), c.tolerance(np.float32))
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_host_reached_only_on_reported_steps(name: str) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    got, sink = sink_of(c)
-    with host_calls("debug.callback/ordered", name) as tally:
-        call(public(name), c, args, **sink)
-    assert tally.calls == len(records(c, *args)) == len(got)
-    if name == "progress":  # gated by lax.cond: n // every host calls, not n
-        assert tally.calls == args[1] // args[2]
-        assert tally.calls < args[1]
-
-
 @pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
 @pytest.mark.parametrize("name", EFFECTS)
 def test_effect_vmap_reports_each_element(name: str, ordered: bool) -> None:
@@ -289,17 +238,6 @@ def test_effect_grad_native_log_sees_forward_pass(name: str, dtype: np.dtype[Any
     expected = references.grad(c, args)  # d x_n / d x0 = 0.5**n
     np.testing.assert_allclose(grad, expected, *c.tolerance(dtype))
     assert_records(got, records(c, *args), c.tolerance(dtype))  # primal states, once each
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_default_sink_logs(name: str, caplog: pytest.LogCaptureFixture) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    with caplog.at_level(logging.INFO, logger="jaxcb_debug"):
-        call(public(name), c, args)
-        jax.effects_barrier()
-    lines = [r.getMessage() for r in caplog.records if r.name == "jaxcb_debug"]
-    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in records(c, *args)]
 
 
 # --- jax.debug.print ---------------------------------------------------------------------------

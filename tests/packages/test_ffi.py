@@ -1,7 +1,10 @@
-"""jaxcb_ffi: the C++ handlers against the catalog, derivative rules, batching, handler calls
-counted by the C++ counters, validation identical to jaxcb_pure's, and kernel errors.
+"""jaxcb_ffi: what its C++ handlers do beyond the contract they share: special values, fixed
+summation lanes, the baseline CPU copy, the thread pool, handler calls of the rules,
+validation identical to jaxcb_pure's, kernel errors, the library and the probe, the logger.
 
-Handler calls are counted through the registry's probe (``pkg_support.host_calls``), which
+Results against the catalog, derivative rules and batching are tested with the other packages
+that call the host with a rule of their own, one body over all of them, in
+test_pure_computations.py. Handler calls are counted through the registry's probe (``pkg_support.host_calls``), which
 reads the handlers' own counters. Messages and counts were measured on JAX 0.10.2 and
 0.12.0.1 (CPU), where they agree except the tail of JAX's "cannot be differentiated"
 message, so only its first sentence is compared. Where JAX has no ``jax.ffi`` (0.4.30) only
@@ -25,20 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.special
-from pkg_support import (
-    BATCH,
-    assert_close,
-    compilations,
-    diff_argnum,
-    first_line,
-    host_calls,
-    in_axes,
-    module,
-    partial_in,
-    raises,
-    stacked_reference,
-    tangent,
-)
+from pkg_support import assert_close, compilations, first_line, host_calls, module, raises
 
 import jaxcb_ffi
 from jaxcb_core import references
@@ -47,24 +37,10 @@ from jaxcb_core.mechanisms import from_dict
 from jaxcb_ffi import _registry
 
 PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
-CUSTOM_JVP = ["sin_scale", "sum_mean", "bessel_jv", "cubic_root"]
-METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"]
 VARIANT = "ffi_call/default"  # both rows share the modules, and so the counters
 NO_FFI = _registry.missing_ffi()
 
 needs_ffi = pytest.mark.skipif(NO_FFI is not None, reason=f"{NO_FFI}")
-
-NO_FORWARD = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
-NO_VMAP = (
-    "vmap is only supported for the ffi_call primitive when vmap_method is one of "
-    "'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
-    "'legacy_vectorized'. Got vmap_method=None."
-)
-
-
-def no_derivative(target: str) -> str:
-    """The first sentence of JAX's error for an ffi_call without a rule."""
-    return f"The FFI call to `{target}` cannot be differentiated."
 
 
 def fn(name: str) -> Callable[..., Any]:
@@ -81,31 +57,6 @@ def call(f: Callable[..., Any], args: Any, jit: bool) -> Any:
 
 
 # --- results -------------------------------------------------------------------------------
-
-
-@needs_ffi
-@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
-@pytest.mark.parametrize("name", PURE)
-def test_matches_reference_in_one_handler_call(name: str, jit: bool, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    with host_calls(VARIANT, name) as tally:
-        out = call(fn(name), args, jit)
-        assert_close(out, c.reference(*args), c.tolerance(dtype), dtype)
-    assert tally.calls == 1
-
-
-@needs_ffi
-@pytest.mark.parametrize("name", PURE)
-def test_callback_matches_reference_and_has_no_rule(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    bare = getattr(jaxcb_ffi, f"{name}_callback")
-    assert_close(call(bare, args, True), c.reference(*args), c.tolerance(dtype), dtype)
-    loss = partial_in(c, lambda *a: jax.tree.leaves(bare(*a))[0].sum(), args)
-    with pytest.raises(ValueError, match="cannot be differentiated") as info:
-        jax.grad(loss)(args[diff_argnum(c)])
-    assert first_line(info).startswith(no_derivative(f"jaxcb_{name}"))
 
 
 @needs_ffi
@@ -337,58 +288,6 @@ def test_cubic_root_tiny_and_huge_roots_are_relatively_accurate(a: float, x64: N
 
 
 @needs_ffi
-@pytest.mark.parametrize("name", CUSTOM_JVP)
-def test_jvp_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    t = tangent(c, args)
-    g = partial_in(c, fn(name), args)
-    _, out = jax.jit(lambda x, t: jax.jvp(g, (x,), (t,)))(args[diff_argnum(c)], t)
-    assert_close(out, references.jvp(c, args, t), c.tolerance(dtype), dtype)
-
-
-@needs_ffi
-@pytest.mark.parametrize("name", PURE)
-def test_grad_matches_reference(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    g = partial_in(c, fn(name), args)
-    w = jax.tree.map(lambda o: np.linspace(-1, 1, o.size).reshape(o.shape), c.reference(*args))
-
-    def loss(x: jax.Array) -> jax.Array:
-        return sum(  # type: ignore[return-value]
-            jnp.sum(wl * ol)
-            for wl, ol in zip(jax.tree.leaves(w), jax.tree.leaves(g(x)), strict=True)
-        )
-
-    out = jax.jit(jax.grad(loss))(args[diff_argnum(c)])
-    assert_close(out, references.grad(c, args, w), c.tolerance(dtype), dtype)
-
-
-@needs_ffi
-@pytest.mark.parametrize("name", ["sin_scale", "bessel_jv", "cubic_root"])
-def test_hessian_matches_finite_differences(name: str, x64: None) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float64"))
-    out = jax.jit(jax.hessian(partial_in(c, fn(name), args)))(args[diff_argnum(c)])
-    ref = references.hessian(c, args, summed=False)
-    assert out.shape == ref.shape == (8, 8, 8)
-    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-8)
-
-
-@needs_ffi
-def test_sum_mean_jacobians_and_hessian(x64: None) -> None:
-    x = by_name("sum_mean").make_args(np.dtype("float64"))[0]
-    for jac in (jax.jacfwd, jax.jacrev):
-        ds, dm = jax.jit(jac(lambda x: jaxcb_ffi.sum_mean(x)))(x)
-        np.testing.assert_array_equal(ds, np.ones(8))
-        np.testing.assert_allclose(dm, np.full(8, 1 / 8), rtol=1e-15)
-    hs, hm = jax.jit(jax.hessian(lambda x: jaxcb_ffi.sum_mean(x)))(x)  # the map is linear
-    np.testing.assert_array_equal(hs, np.zeros((8, 8)))
-    np.testing.assert_array_equal(hm, np.zeros((8, 8)))
-
-
-@needs_ffi
 def test_bessel_jv_derivative_handler_calls(x64: None) -> None:
     """Under jit: grad = J_{v-1} and J_{v+1}; hessian = J_{v-2}, J_v, J_{v+2} (the two
     identical J_v calls of the rule's rule are merged)."""
@@ -401,25 +300,6 @@ def test_bessel_jv_derivative_handler_calls(x64: None) -> None:
     with host_calls(VARIANT, "bessel_jv") as tally:
         jax.block_until_ready(jax.jit(jax.hessian(lambda z: jaxcb_ffi.bessel_jv(v, z)))(z))
     assert tally.calls == 3
-
-
-@needs_ffi
-def test_bessel_jv_derivative_of_order_zero(x64: None) -> None:
-    """dJ_0/dz = (J_{-1} - J_1) / 2 = -J_1: the negative order needs no special case."""
-    z = np.linspace(0.5, 8.0, 6)
-    out = jax.vmap(jax.grad(jaxcb_ffi.bessel_jv, argnums=1), in_axes=(None, 0))(0, z)
-    np.testing.assert_allclose(out, -scipy.special.jv(1, z), rtol=1e-12, atol=1e-14)
-
-
-@needs_ffi
-def test_cubic_root_derivative_in_a(dtype: np.dtype[Any]) -> None:
-    c = by_name("cubic_root")
-    a, b = c.make_args(dtype)
-    t = np.linspace(-1, 1, a.size).astype(dtype)
-    x, dx = jax.jit(lambda a, t: jax.jvp(lambda a: jaxcb_ffi.cubic_root(a, b), (a,), (t,)))(a, t)
-    x64 = np.asarray(x, np.float64)
-    ref = -x64 * t / (3 * x64**2 + np.asarray(a, np.float64))
-    assert_close(dx, ref, c.tolerance(dtype), dtype)
 
 
 @needs_ffi
@@ -443,18 +323,6 @@ def test_expm_backward_runs_in_the_vjp_handler(dtype: np.dtype[Any]) -> None:
 
 
 @needs_ffi
-def test_expm_vjp_of_a_stack(x64: None) -> None:
-    a = 0.3 * np.random.default_rng(2).standard_normal((2, 3, 3))
-    g = np.random.default_rng(3).standard_normal((2, 3, 3))
-    out = jaxcb_ffi.expm(a)
-    np.testing.assert_allclose(out, by_name("expm").reference(a), rtol=1e-12, atol=1e-14)
-    _, vjp = jax.vjp(jaxcb_ffi.expm, a)
-    (out,) = vjp(g)
-    ref = references.vjp(by_name("expm"), (a,), g)
-    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-11)
-
-
-@needs_ffi
 def test_expm_of_large_norm_and_zero_size(x64: None) -> None:
     """Scaling and squaring: a norm of ~40 needs 7 squarings; n = 0 is an empty stack."""
     a = 6.0 * np.random.default_rng(5).standard_normal((5, 5))
@@ -462,105 +330,7 @@ def test_expm_of_large_norm_and_zero_size(x64: None) -> None:
     assert jaxcb_ffi.expm(np.zeros((3, 0, 0))).shape == (3, 0, 0)
 
 
-@needs_ffi
-def test_expm_has_no_forward_mode_or_second_derivative(x32: None) -> None:
-    (a,) = by_name("expm").make_args(np.dtype("float32"))
-    with raises(TypeError, NO_FORWARD):
-        jax.jvp(jaxcb_ffi.expm, (a,), (a,))
-    with raises(TypeError, NO_FORWARD):
-        jax.jacfwd(jaxcb_ffi.expm)(a)
-    for second in (
-        lambda: jax.hessian(lambda a: jaxcb_ffi.expm(a).sum())(a),
-        lambda: jax.grad(lambda a: jax.grad(lambda a: jaxcb_ffi.expm(a).sum())(a).sum())(a),
-    ):
-        with pytest.raises(ValueError, match="cannot be differentiated") as info:
-            second()
-        assert first_line(info).startswith("The FFI call to `jaxcb_expm")
-
-
 # --- batching ------------------------------------------------------------------------------
-
-
-@needs_ffi
-@pytest.mark.parametrize("name", PURE)
-def test_vmap_default_method_one_handler_call(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    assert module("jaxcb_ffi", name).VMAP_METHOD == "broadcast_all"
-    batched = c.batched_args(dtype, BATCH)
-    with host_calls(VARIANT, name) as tally:
-        out = jax.jit(jax.vmap(lambda *a: fn(name)(*a), in_axes=in_axes(c, batched)))(*batched)
-        assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
-    assert tally.calls == 1
-
-
-# expand_dims hands an unbatched operand over with a size-1 batch axis; bessel_jv's
-# unbatched order then has fewer elements than the result, and its handler says so.
-EXPAND_DIMS_FAILS = {"bessel_jv"}
-
-
-@needs_ffi
-@pytest.mark.parametrize("method", [*METHODS, None])
-@pytest.mark.parametrize("name", PURE)
-def test_vmap_methods(name: str, method: str | None, x32: None) -> None:
-    c = by_name(name)
-    dtype = np.dtype("float32")
-    batched = c.batched_args(dtype, BATCH)
-    f = jax.jit(jax.vmap(lambda *a: fn(name)(*a, vmap_method=method), in_axes=in_axes(c, batched)))
-    if method is None:
-        with raises(NotImplementedError, NO_VMAP):
-            f(*batched)
-        return
-    if method == "expand_dims" and name in EXPAND_DIMS_FAILS:
-        with pytest.raises(kernel_error(), match="needs vmap_method='broadcast_all'"):
-            jax.block_until_ready(f(*batched))
-        return
-    with host_calls(VARIANT, name) as tally:
-        out = f(*batched)
-        assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
-    assert tally.calls == (BATCH if method.startswith("sequential") else 1)
-
-
-CASES_OTHER_AXES = [
-    # (function, in_axes, batched arguments)
-    (
-        "bessel_jv",
-        (0, None),
-        lambda dt: (np.array([-2, 0, 3], np.int32), np.linspace(0.5, 6.0, 5).astype(dt)),
-    ),
-    (
-        "cubic_root",
-        (0, None),
-        lambda dt: (np.array([[0.5], [1.0], [2.0]], dt), np.linspace(-2.0, 3.0, 4).astype(dt)),
-    ),
-    (
-        "cubic_root",
-        (None, 0),
-        lambda dt: (np.float32(1.5).astype(dt), np.linspace(-2.0, 3.0, 6).reshape(3, 2).astype(dt)),
-    ),
-    (
-        "sin_scale",
-        (None, 0),
-        lambda dt: (np.linspace(-2, 2, 4).astype(dt), np.arange(3.0, dtype=dt)),
-    ),
-]
-
-
-@needs_ffi
-@pytest.mark.parametrize(("name", "axes", "make"), CASES_OTHER_AXES)
-def test_vmap_any_argument_batched(
-    name: str, axes: tuple[Any, ...], make: Any, dtype: np.dtype[Any]
-) -> None:
-    """broadcast_all hands every operand over with the whole batch, whichever is batched."""
-    c = by_name(name)
-    args = make(dtype)
-    with host_calls(VARIANT, name) as tally:
-        out = jax.jit(jax.vmap(lambda *a: fn(name)(*a), in_axes=axes))(*args)
-        elements = [
-            [a[i] if ax == 0 else a for a, ax in zip(args, axes, strict=True)] for i in range(BATCH)
-        ]
-        ref = np.stack([c.reference(*e) for e in elements])
-        assert_close(out, ref, c.tolerance(dtype), dtype)
-    assert tally.calls == 1
 
 
 @needs_ffi

@@ -2,15 +2,17 @@
 ``jaxcb_buffer`` (``jax.experimental.buffer_callback``) and ``jaxcb_pyffi`` (a Python
 function registered as an XLA FFI handler through ctypes).
 
-Both packages implement the same five pure computations with the same contract: results
-against the catalog, in-place outputs and read-only inputs, a ``custom_jvp``/``custom_vjp``
-rule or none, batching by ``vmap_method``, host calls, the same argument errors as
-``jaxcb_pure``, and the same bare forms in the registry. What differs is named once, in
-:class:`InPlace`: how a host function receives its buffers (``buffer_callback``: the
-outputs, then the inputs; the FFI bridge: the inputs, then the outputs), what JAX says
-when a call without a rule is differentiated, and the version that added the mechanism.
-What only one package does (the ``Buffer`` object, the ctypes bridge's errors, each
-registry) is tested in ``test_buffer.py`` and ``test_pyffi.py``.
+Both packages implement the same five pure computations with the same contract. What they
+share with jaxcb_pure and jaxcb_ffi (results against the catalog in one host call, the
+derivative rules, batching by ``vmap_method``) is tested over all four in
+``test_pure_computations.py``; here, what writing in place adds: in-place outputs and
+read-only inputs, no copies, the buffers a host call receives, host calls per execution, the
+same argument errors as ``jaxcb_pure``, and the same bare forms in the registry. What differs
+is named once, in :class:`InPlace`: how a host function receives its buffers
+(``buffer_callback``: the outputs, then the inputs; the FFI bridge: the inputs, then the
+outputs), and the version that added the mechanism. What only one package does (the
+``Buffer`` object, the ctypes bridge's errors, each registry) is tested in
+``test_buffer.py`` and ``test_pyffi.py``.
 
 Host calls are counted through the registry's probe (``pkg_support.host_calls``); every
 traced function is a fresh lambda, so no cached trace hides the probe. What a host
@@ -21,10 +23,8 @@ identical; on JAX 0.4.30, which has neither mechanism, every test is skipped, sa
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,34 +32,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from pkg_support import (
-    BATCH,
-    assert_close,
-    diff_argnum,
-    host_calls,
-    in_axes,
-    module,
-    partial_in,
-    raises,
-    stacked_reference,
-    tangent,
-)
+from pkg_support import OTHER_AXES, assert_close, host_calls, module, raises
 
 from jaxcb_core import references
 from jaxcb_core.catalog import by_name
 
 PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
-CUSTOM_JVP = ["sin_scale", "sum_mean", "bessel_jv", "cubic_root"]
-METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"]
-NO_FORWARD = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
-
-
-def _no_vmap(primitive: str) -> str:
-    return (
-        f"vmap is only supported for the {primitive} primitive when vmap_method is one of "
-        "'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
-        "'legacy_vectorized'. Got vmap_method=None."
-    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +46,6 @@ class InPlace:
 
     package: str
     variant: str  # the registry row whose probe counts the host calls
-    primitive: str  # as JAX names it in its batching error
     outputs_first: bool  # the order in which a host function receives its buffers
     numpy_inputs_writeable: bool  # np.asarray(input).flags.writeable inside the host
     unavailable: str  # why the tests skip on a JAX without the mechanism
@@ -84,18 +61,6 @@ class InPlace:
 
     def fn(self, name: str) -> Callable[..., Any]:
         return getattr(self.mod, name)
-
-    def no_jvp(self, name: str) -> contextlib.AbstractContextManager[Any]:
-        """JAX's error for differentiating ``name``'s call without a rule."""
-        if self.package == "jaxcb_buffer":
-            return raises(
-                ValueError,
-                "Buffer callbacks do not support JVP. Please use `jax.custom_jvp` to use "
-                "callbacks while taking gradients.",
-            )
-        # its first sentence only: the tail differs between JAX 0.10.2 and 0.12.0.1
-        first = f"The FFI call to `{module(self.package, name).TARGET}` cannot be differentiated."
-        return pytest.raises(ValueError, match="^" + re.escape(first))
 
     def buffers(self, ins: Sequence[str], outs: Sequence[str]) -> list[str]:
         """The shapes a host call receives, in this mechanism's order, each once (as the
@@ -118,7 +83,6 @@ class InPlace:
 BUFFER = InPlace(
     package="jaxcb_buffer",
     variant="buffer_callback/default",
-    primitive="buffer_callback",
     outputs_first=True,
     numpy_inputs_writeable=True,  # a Buffer says writeable=False; NumPy's view ignores it
     unavailable=(
@@ -128,7 +92,6 @@ BUFFER = InPlace(
 PYFFI = InPlace(
     package="jaxcb_pyffi",
     variant="ffi_python/default",
-    primitive="ffi_call",
     outputs_first=False,
     numpy_inputs_writeable=False,  # the bridge hands read-only views
     unavailable=(
@@ -180,34 +143,6 @@ def seen(pkg: InPlace, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], list[
 
 
 # --- results -------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("jit", [True, False], ids=["jit", "eager"])
-@pytest.mark.parametrize("name", PURE)
-def test_matches_reference_in_one_host_call(
-    pkg: InPlace, name: str, jit: bool, dtype: np.dtype[Any]
-) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    f = fresh(pkg.fn(name))
-    with host_calls(pkg.variant, name) as tally:
-        out = (jax.jit(f) if jit else f)(*args)
-    assert_close(out, c.reference(*args), c.tolerance(dtype), dtype)
-    assert tally.calls == 1
-
-
-@pytest.mark.parametrize("name", PURE)
-def test_callback_matches_reference_and_has_no_rule(
-    pkg: InPlace, name: str, dtype: np.dtype[Any]
-) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    bare = pkg.fn(f"{name}_callback")
-    out = jax.jit(fresh(bare))(*args)
-    assert_close(out, c.reference(*args), c.tolerance(dtype), dtype)
-    loss = partial_in(c, lambda *a: jax.tree.leaves(bare(*a))[0].sum(), args)
-    with pkg.no_jvp(name):
-        jax.grad(loss)(args[diff_argnum(c)])
 
 
 @pytest.mark.parametrize("name", PURE)
@@ -271,59 +206,6 @@ def test_no_copies_on_cpu(
 # --- derivatives ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", CUSTOM_JVP)
-def test_jvp_matches_reference(pkg: InPlace, name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    t = tangent(c, args)
-    g = partial_in(c, pkg.fn(name), args)
-    _, out = jax.jit(lambda x, t: jax.jvp(g, (x,), (t,)))(args[diff_argnum(c)], t)
-    assert_close(out, references.jvp(c, args, t), c.tolerance(dtype), dtype)
-
-
-@pytest.mark.parametrize("name", PURE)
-def test_grad_matches_reference(pkg: InPlace, name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    g = partial_in(c, pkg.fn(name), args)
-    w = jax.tree.map(lambda o: np.linspace(-1, 1, o.size).reshape(o.shape), c.reference(*args))
-
-    def loss(x: jax.Array) -> jax.Array:
-        return sum(  # type: ignore[return-value]
-            jnp.sum(wl * ol)
-            for wl, ol in zip(jax.tree.leaves(w), jax.tree.leaves(g(x)), strict=True)
-        )
-
-    out = jax.jit(jax.grad(loss))(args[diff_argnum(c)])
-    assert_close(out, references.grad(c, args, w), c.tolerance(dtype), dtype)
-
-
-@pytest.mark.parametrize("jac", [jax.jacfwd, jax.jacrev], ids=["jacfwd", "jacrev"])
-@pytest.mark.parametrize("name", CUSTOM_JVP)
-def test_jacobian_matches_reference(pkg: InPlace, name: str, jac: Any, x64: None) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float64"))
-    out = jax.jit(jac(partial_in(c, pkg.fn(name), args)))(args[diff_argnum(c)])
-    assert_close(out, references.jacobian(c, args), c.tolerance(np.float64), np.float64)
-
-
-@pytest.mark.parametrize("name", ["sin_scale", "bessel_jv", "cubic_root"])
-def test_hessian_matches_finite_differences(pkg: InPlace, name: str, x64: None) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float64"))
-    out = jax.jit(jax.hessian(partial_in(c, pkg.fn(name), args)))(args[diff_argnum(c)])
-    ref = references.hessian(c, args, summed=False)
-    assert out.shape == ref.shape == (8, 8, 8)
-    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-8)
-
-
-def test_sum_mean_hessian_is_zero(pkg: InPlace, x64: None) -> None:
-    x = by_name("sum_mean").make_args(np.dtype("float64"))[0]
-    hs, hm = jax.jit(jax.hessian(fresh(pkg.fn("sum_mean"))))(x)  # the map is linear
-    np.testing.assert_array_equal(hs, np.zeros((8, 8)))
-    np.testing.assert_array_equal(hm, np.zeros((8, 8)))
-
-
 def test_expm_jacrev_one_host_call(pkg: InPlace, dtype: np.dtype[Any]) -> None:
     """jacrev = the backward rule vmapped over 16 cotangents: one host call, the saved
     matrix arriving with a size-1 batch axis. The forward call is removed under jit."""
@@ -338,128 +220,27 @@ def test_expm_jacrev_one_host_call(pkg: InPlace, dtype: np.dtype[Any]) -> None:
     assert tally.shapes == pkg.buffers([saved, cotangents], [cotangents])
 
 
-def test_expm_vjp_of_a_stack(pkg: InPlace, x64: None) -> None:
-    a = 0.3 * np.random.default_rng(2).standard_normal((2, 3, 3))
-    g = np.random.default_rng(3).standard_normal((2, 3, 3))
-    _, vjp = jax.vjp(pkg.fn("expm"), a)
-    (out,) = vjp(g)
-    ref = references.vjp(by_name("expm"), (a,), g)
-    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-11)
-
-
-def test_expm_has_no_forward_mode_or_second_derivative(pkg: InPlace, x32: None) -> None:
-    expm = pkg.fn("expm")
-    (a,) = by_name("expm").make_args(np.dtype("float32"))
-    with raises(TypeError, NO_FORWARD):
-        jax.jvp(expm, (a,), (a,))
-    with raises(TypeError, NO_FORWARD):
-        jax.jacfwd(expm)(a)
-    with pkg.no_jvp("expm"):  # the forward call, differentiated again
-        jax.hessian(lambda a: expm(a).sum())(a)
-    with pkg.no_jvp("expm"):
-        jax.grad(lambda a: jax.grad(lambda a: expm(a).sum())(a).sum())(a)
-
-
-def test_bessel_jv_derivative_of_order_zero(pkg: InPlace, x64: None) -> None:
-    """dJ_0/dz = (J_{-1} - J_1) / 2 = -J_1: the rule needs no special case."""
-    import scipy.special
-
-    z = np.linspace(0.5, 8.0, 6)
-    out = jax.vmap(jax.grad(pkg.fn("bessel_jv"), argnums=1), in_axes=(None, 0))(0, z)
-    np.testing.assert_allclose(out, -scipy.special.jv(1, z), rtol=1e-12, atol=1e-14)
-
-
-def test_cubic_root_derivative_in_a(pkg: InPlace, dtype: np.dtype[Any]) -> None:
-    c = by_name("cubic_root")
-    a, b = c.make_args(dtype)
-    t = np.linspace(-1, 1, a.size).astype(dtype)
-    x, dx = jax.jit(lambda a, t: jax.jvp(lambda a: pkg.fn("cubic_root")(a, b), (a,), (t,)))(a, t)
-    x64 = np.asarray(x, np.float64)
-    ref = -x64 * t / (3 * x64**2 + np.asarray(a, np.float64))
-    assert_close(dx, ref, c.tolerance(dtype), dtype)
-
-
 # --- batching ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PURE)
-def test_vmap_default_method_one_host_call(pkg: InPlace, name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    assert module(pkg.package, name).VMAP_METHOD == "expand_dims"
-    batched = c.batched_args(dtype, BATCH)
-    with host_calls(pkg.variant, name) as tally:
-        out = jax.jit(jax.vmap(fresh(pkg.fn(name)), in_axes=in_axes(c, batched)))(*batched)
-    assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
-    assert tally.calls == 1
+# what the host receives with expand_dims, for each case of OTHER_AXES: inputs, outputs
+RECEIVED = {
+    ("bessel_jv", (0, None)): (["int32[3,1]", "{dt}[1,5]"], ["{dt}[3,5]"]),
+    ("cubic_root", (0, None)): (["{dt}[3,1]", "{dt}[1,4]"], ["{dt}[3,4]"]),
+    ("cubic_root", (None, 0)): (["{dt}[1,1]", "{dt}[3,2]"], ["{dt}[3,2]"]),
+    ("sin_scale", (None, 0)): (["{dt}[1,4]", "{dt}[3,1]"], ["{dt}[3,4]"]),
+}
 
 
-@pytest.mark.parametrize("method", [*METHODS, None])
-@pytest.mark.parametrize("name", PURE)
-def test_vmap_methods(pkg: InPlace, name: str, method: str | None, x32: None) -> None:
-    c = by_name(name)
-    dtype = np.dtype("float32")
-    batched = c.batched_args(dtype, BATCH)
-    f = jax.jit(jax.vmap(fresh(pkg.fn(name), vmap_method=method), in_axes=in_axes(c, batched)))
-    if method is None:
-        with raises(NotImplementedError, _no_vmap(pkg.primitive)):
-            f(*batched)
-        return
-    with host_calls(pkg.variant, name) as tally:
-        out = f(*batched)
-    assert_close(out, stacked_reference(c, batched), c.tolerance(dtype), dtype)
-    assert tally.calls == (BATCH if method.startswith("sequential") else 1)
-
-
-CASES_OTHER_AXES = [
-    # (function, in_axes, batched arguments, what the host receives: inputs, outputs)
-    (
-        "bessel_jv",
-        (0, None),
-        lambda dt: (np.array([-2, 0, 3], np.int32), np.linspace(0.5, 6.0, 5).astype(dt)),
-        (["int32[3,1]", "{dt}[1,5]"], ["{dt}[3,5]"]),
-    ),
-    (
-        "cubic_root",
-        (0, None),
-        lambda dt: (np.array([[0.5], [1.0], [2.0]], dt), np.linspace(-2.0, 3.0, 4).astype(dt)),
-        (["{dt}[3,1]", "{dt}[1,4]"], ["{dt}[3,4]"]),
-    ),
-    (
-        "cubic_root",
-        (None, 0),
-        lambda dt: (np.float32(1.5).astype(dt), np.linspace(-2.0, 3.0, 6).reshape(3, 2).astype(dt)),
-        (["{dt}[1,1]", "{dt}[3,2]"], ["{dt}[3,2]"]),
-    ),
-    (
-        "sin_scale",
-        (None, 0),
-        lambda dt: (np.linspace(-2, 2, 4).astype(dt), np.arange(3.0, dtype=dt)),
-        (["{dt}[1,4]", "{dt}[3,1]"], ["{dt}[3,4]"]),
-    ),
-]
-
-
-@pytest.mark.parametrize(("name", "axes", "make", "shapes"), CASES_OTHER_AXES)
+@pytest.mark.parametrize(("name", "axes", "make"), OTHER_AXES)
 def test_vmap_any_argument_batched_nothing_tiled(
-    pkg: InPlace,
-    name: str,
-    axes: tuple[Any, ...],
-    make: Any,
-    shapes: tuple[list[str], list[str]],
-    dtype: np.dtype[Any],
+    pkg: InPlace, name: str, axes: tuple[Any, ...], make: Any, dtype: np.dtype[Any]
 ) -> None:
-    """expand_dims: the unbatched argument arrives with a size-1 axis, not tiled."""
-    c = by_name(name)
-    args = make(dtype)
+    """expand_dims: the unbatched argument arrives with a size-1 axis, not tiled (the values
+    and the one host call: ``test_pure_computations.py``)."""
     with host_calls(pkg.variant, name) as tally:
-        out = jax.jit(jax.vmap(fresh(pkg.fn(name)), in_axes=axes))(*args)
-    elements = [
-        [a[i] if ax == 0 else a for a, ax in zip(args, axes, strict=True)] for i in range(BATCH)
-    ]
-    ref = np.stack([c.reference(*e) for e in elements])
-    assert_close(out, ref, c.tolerance(dtype), dtype)
-    assert tally.calls == 1
-    ins, outs = ([s.format(dt=dtype.name) for s in part] for part in shapes)
+        jax.jit(jax.vmap(fresh(pkg.fn(name)), in_axes=axes))(*make(dtype))
+    ins, outs = ([s.format(dt=dtype.name) for s in part] for part in RECEIVED[name, axes])
     assert tally.shapes == pkg.buffers(ins, outs)
 
 

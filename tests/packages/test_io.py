@@ -1,14 +1,16 @@
 """jaxcb_io: results against the catalog, effects delivered, limitations.
 
-Host calls are counted through the registry's probe (``pkg_support.host_calls``).
-Validation errors are checked for every package at once in test_validation.py. Every
+What it shares with jaxcb_debug (the effects' records, ordered or not, delivered when the
+result is unused, the host reached only on reported steps, the default sink) is tested over
+both in test_effects.py. Host calls are counted through the registry's probe
+(``pkg_support.host_calls``). Validation errors are checked for every package at once in
+test_validation.py. Every
 exception message asserted here was measured on JAX 0.10.2 and 0.12.0.1, where they
 are identical.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import jax
@@ -17,8 +19,6 @@ import pytest
 from pkg_support import (
     assert_batched_records,
     assert_close,
-    assert_records,
-    by_step,
     call,
     close_static,
     diff_argnum,
@@ -28,7 +28,6 @@ from pkg_support import (
     module,
     raises,
     records,
-    sink_of,
 )
 
 import jaxcb_io
@@ -140,44 +139,6 @@ def test_grad_raises(name: str) -> None:
 # --- effects -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("jit", [True, False], ids=["jit", "eager"])
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_records_in_order(name: str, jit: bool, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    got, sink = sink_of(c)
-    out = call(fn(name), c, args, jit=jit, **sink)  # default: ordered=True
-    jax.effects_barrier()
-    assert_records(got, records(c, *args), c.tolerance(dtype))
-    assert_close(out, c.reference(*args), c.tolerance(dtype))
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_records_unordered_exactly_once(name: str, dtype: np.dtype[Any]) -> None:
-    c = by_name(name)
-    args = c.make_args(dtype)
-    got, sink = sink_of(c)
-    call(fn(name), c, args, ordered=False, **sink)
-    jax.effects_barrier()
-    assert_records(by_step(got), records(c, *args), c.tolerance(dtype))
-
-
-@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "unordered"])
-@pytest.mark.parametrize("name", EFFECTS)
-def test_effect_delivered_when_result_unused(name: str, ordered: bool) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    got, sink = sink_of(c)
-
-    def unused(x0: Any) -> Any:
-        fn(name)(x0, *args[1:], ordered=ordered, **sink)
-        return x0
-
-    jax.jit(unused)(args[0])
-    jax.effects_barrier()
-    assert_records(by_step(got), records(c, *args), c.tolerance(np.float32))
-
-
 def test_zero_steps_reach_nothing() -> None:
     got: list[Any] = []
     x0 = np.linspace(-1.0, 1.0, 4).astype(np.float32)
@@ -205,30 +166,6 @@ def test_cubic_root_outside_documented_domain_returns_a_root() -> None:
     b = np.array([0.0, 1.0, 8.0], np.float32)
     x = np.asarray(jaxcb_io.cubic_root(a, b), np.float64)
     np.testing.assert_allclose(x**3 + a * x - b, 0.0, atol=1e-5)
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_host_reached_only_on_reported_steps(name: str) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    got, sink = sink_of(c)
-    with host_calls(variant(True), name) as tally:
-        call(fn(name), c, args, **sink)
-    # log_steps: every step; progress: gated by lax.cond, n // every host calls, not n
-    assert tally.calls == len(records(c, *args)) == len(got)
-    if name == "progress":
-        assert tally.calls == args[1] // args[2] < args[1]
-
-
-@pytest.mark.parametrize("name", EFFECTS)
-def test_default_sink_logs(name: str, caplog: pytest.LogCaptureFixture) -> None:
-    c = by_name(name)
-    args = c.make_args(np.dtype("float32"))
-    with caplog.at_level(logging.INFO, logger="jaxcb_io"):
-        call(fn(name), c, args)
-        jax.effects_barrier()
-    lines = [r.getMessage() for r in caplog.records if r.name == "jaxcb_io"]
-    assert [line.split(":")[0] for line in lines] == [f"step {k}" for k, _ in records(c, *args)]
 
 
 # --- host_draw ---------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from . import (
     matrixpage,
     perf,
     render,
+    toxenvs,
 )
 from .data import Matrix, load_matrices
 from .render import GLYPH, esc
@@ -544,6 +545,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     "example": examples.directive,  # a runnable example and its recorded output
     **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
     **lessons.DIRECTIVES,  # lesson-head, cell, shows, lesson-file: the learning path
+    **toxenvs.DIRECTIVES,  # tox-envs: tox.ini's environments (docs/run.md)
 }
 
 

@@ -196,6 +196,12 @@ def _sum_mean_jvp(args: tuple[Any, ...], t: np.ndarray) -> tuple[np.ndarray, np.
     return t.sum(axis=-1), t.mean(axis=-1)
 
 
+def _sum_mean_vjp(args: tuple[Any, ...], c: Any) -> np.ndarray:
+    c_sum, c_mean = (np.asarray(x, np.float64) for x in c)
+    n = np.shape(args[0])[-1]
+    return np.broadcast_to((c_sum + c_mean / n)[..., None], np.shape(args[0])).copy()
+
+
 def _sum_mean_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
     return (np.linspace(0.5, 4.0, n, dtype=dtype),)
 
@@ -223,12 +229,6 @@ def _bessel_jvp(args: tuple[Any, ...], t: np.ndarray) -> np.ndarray:
         0.5 * (scipy.special.jv(v - 1, z) - scipy.special.jv(v + 1, z)),
     )
     return d * np.asarray(t, np.float64)
-
-
-def _sum_mean_vjp(args: tuple[Any, ...], c: Any) -> np.ndarray:
-    c_sum, c_mean = (np.asarray(x, np.float64) for x in c)
-    n = np.shape(args[0])[-1]
-    return np.broadcast_to((c_sum + c_mean / n)[..., None], np.shape(args[0])).copy()
 
 
 def _bessel_sized(dtype: np.dtype[Any], n: int) -> tuple[Any, ...]:
@@ -299,15 +299,22 @@ def _cubic_args(dtype: np.dtype[Any]) -> tuple[Any, ...]:
 
 
 def cubic_root_scalar(a: float, b: float) -> float:
-    """Real root of ``x**3 + a*x - b`` for ``a > 0`` by Brent's method (float64): the host
-    work of the patterns, for the NumPy floor of the benchmarks. The root lies between 0 and
-    ``b / a`` and below ``|b| ** (1/3)`` in magnitude; twice that bound brackets it, and a
-    tiny absolute ``xtol`` leaves brentq's ``rtol`` (4 ulp) in charge."""
+    """One real root of ``x**3 + a*x - b`` in float64 by Brent's method: the host work of the
+    patterns (``_root`` in ``jaxcb_pure/cubic_root.py`` and its copies in jaxcb_io,
+    jaxcb_buffer and jaxcb_pyffi, bit for bit: ``tests/core/test_catalog.py``), for the NumPy
+    floor of the benchmarks. NaN for a non-finite ``a`` or ``b``. The cubic is odd in ``x``
+    and ``b``: it solves for ``|b|`` and gives the root ``b``'s sign. For ``a > 0`` the root
+    lies below both ``cbrt(|b|)`` and ``|b| / a``, for ``a <= 0`` below ``2 cbrt(|b|) +
+    sqrt(-a)``: that bound (twice the first) brackets it, and a tiny absolute ``xtol`` leaves
+    brentq's ``rtol`` (4 ulp) in charge. The reference values are the closed form
+    (``_cubic_ref``), not this."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.nan
     c = abs(b)
-    if c == 0:
+    hi = 2 * min(math.cbrt(c), c / a) if a > 0 else 2 * math.cbrt(c) + math.sqrt(-a)
+    if hi == 0:  # a >= 0 and b == 0: the root 0
         return 0.0
     eps, tiny = np.finfo(float).eps, np.finfo(float).tiny
-    hi = 2 * min(math.cbrt(c), c / a)
     x = scipy.optimize.brentq(lambda x: x * x * x + a * x - c, 0.0, hi, xtol=tiny, rtol=4 * eps)
     return math.copysign(x, b)
 
