@@ -547,6 +547,24 @@ def test_debug_ordered_where_the_trace_names_no_mesh_is_refused_by_jax(x32: None
         jax.jit(call, in_shardings=sharding)(x0)
 
 
+@needs_four_devices
+@pytest.mark.skipif("jaxcb_ffi" not in PACKAGES, reason="this JAX has no jax.ffi")
+@pytest.mark.parametrize("where", PLACES[1:])
+def test_ffi_logger_with_x0_on_a_mesh(where: str, x32: None) -> None:
+    """The C++ logger is a side-effecting `ffi_call`, which XLA cannot partition (issue 53):
+    eagerly, and under `jax.jit` from the mesh x0's traced type names, the package's
+    `ValueError`, where XLA's "INTERNAL: RET_CHECK failure ... Side-effect HLO must have
+    sharding" used to surface. Under `shard_map` each device logs its own shard."""
+    import jaxcb_ffi
+
+    x0 = place(np.zeros(8, np.float32), where)
+    head = "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI call)"
+    with raises(ValueError, f"{head}, got x0 on 4 devices", whole=True):
+        jaxcb_ffi.log_steps(x0, 2)
+    with raises(ValueError, f"{head}, got x0 traced on a mesh of 4 devices", whole=True):
+        jax.jit(lambda x: jaxcb_ffi.log_steps(x, 2))(x0)
+
+
 # --- host_draw: shapes NumPy cannot draw (issue 53) ------------------------------------------
 
 HOST_DRAW = [p for p in ("jaxcb_pure", "jaxcb_io") if p in PACKAGES]

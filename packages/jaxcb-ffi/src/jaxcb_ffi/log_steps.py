@@ -19,9 +19,12 @@ Contract:
   `NotImplementedError`. Called inside a loop that `grad` differentiates, steps can be
   lost. For a log that must arrive under `grad` on every version, use
   `jaxcb_debug.log_steps`.
-- **One device.** XLA cannot partition a side-effecting call: an eager call with `x0`
-  sharded over several devices raises `ValueError`, and under `jax.jit` XLA refuses the
-  sharded program (`JaxRuntimeError`, "Side-effect HLO must have sharding").
+- **One device.** XLA cannot partition a side-effecting call: `x0` sharded over several
+  devices raises `ValueError`, eagerly and under `jax.jit` when its traced type names the
+  mesh (an `x0` put there with `jax.device_put`). Where the type names none (a NumPy `x0`
+  placed by `jit`'s `in_shardings`), XLA refuses the sharded program itself
+  (`JaxRuntimeError`, "Side-effect HLO must have sharding"). Under `shard_map` each device
+  logs its own shard.
 - **Types.** The handler writes float32 and float64 states; float16 and bfloat16 states are
   converted to float32 for the log (the loop itself keeps the dtype of `x0`).
 - **Compiled once.** The loop is one module-level `jax.jit` with `n` static: repeated
@@ -33,6 +36,7 @@ Contract:
 from __future__ import annotations
 
 import ctypes
+import math
 import importlib.metadata
 import re
 import threading
@@ -75,6 +79,16 @@ def _checked(x0: ArrayLike, n: object) -> jax.Array:
         raise ValueError(
             "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI "
             f"call), got x0 on {len(x0.devices())} devices"
+        )
+    typeof = getattr(jax, "typeof", None)  # under jit: the mesh x0's type carries, if any
+    mesh = getattr(getattr(typeof(x0), "sharding", None), "mesh", None) if typeof else None
+    manual = getattr(mesh, "manual_axes", ())  # shard_map, pmap: one call per device, fine
+    shape = dict(getattr(mesh, "shape", {}))
+    split = math.prod(size for axis, size in shape.items() if axis not in manual)
+    if isinstance(x0, jax.core.Tracer) and split > 1:
+        raise ValueError(
+            "log_steps: x0 must be on one device (XLA cannot partition a side-effecting FFI "
+            f"call), got x0 traced on a mesh of {split} devices"
         )
     return x0
 
