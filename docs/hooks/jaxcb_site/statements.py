@@ -96,6 +96,58 @@ def _io_pure(name: str) -> list[Statement]:
     ]
 
 
+# The transforms a "works under every transform" sentence of jaxcb_native is checked on.
+NATIVE_TRANSFORMS = (
+    "eager", "jit", "vmap", "jit_vmap", "pmap", "shard_map", "sharded_jit", "grad", "jvp",
+    "vjp", "jacfwd", "jacrev", "hessian", "vmap_grad", "checkpoint_grad", "linearize",
+    "linear_transpose", "scan", "while_loop", "fori_loop", "cond", "vmap_cond", "export",
+)  # fmt: skip
+NATIVE = "packages/jaxcb-native/src/jaxcb_native/"
+# bessel_jv's derivative rule calls the function again: host calls counted without jit.
+_BESSEL_CALLS = (
+    "Called without `jax.jit`, a first derivative (`grad`, `jvp`, `vjp`, `jacfwd`, `jacrev`) "
+    "is 3 {calls} and `hessian` 9 (the support matrix, JAX 0.10.2 and 0.12.0.1)."
+)
+
+
+def _bessel_calls(variant: str) -> tuple[str, ...]:
+    return (
+        *(
+            f"{variant} bessel_jv {t} status=ok host_calls=3"
+            for t in ("grad", "jvp", "vjp", "jacfwd", "jacrev")
+        ),
+        f"{variant} bessel_jv hessian status=ok host_calls=9",
+    )
+
+
+def _native() -> list[Statement]:
+    """jaxcb_native: every transform works, but shard_map of expm on JAX 0.4.30."""
+    newer = tuple(
+        f"native/jax {name} {t} status=ok jax=0.12.0.1|0.10.2"
+        for name in PURE_IO
+        for t in NATIVE_TRANSFORMS
+    )
+    broken = "native/jax expm shard_map status=error error_type=NotImplementedError jax=0.4.30"
+    return [
+        S(
+            NATIVE + "expm.py",
+            "every transform of the support matrix works on JAX 0.10.2 and 0.12.0.1. On JAX "
+            '0.4.30 `shard_map` of it raises `NotImplementedError` ("No replication rule for '
+            'cond")',
+            *(c for c in newer if " expm " in c),
+            broken,
+        ),
+        S(
+            NATIVE + "__init__.py",
+            "every transform of the support matrix works on JAX 0.10.2 and 0.12.0.1; on JAX "
+            '0.4.30 one cell fails, `shard_map` of `expm` (`NotImplementedError`: "No '
+            'replication rule for cond").',
+            *newer,
+            broken,
+        ),
+    ]
+
+
 def _debug_observers() -> list[Statement]:
     """The five observers share one module and one contract: each sentence cites all five."""
     path = DEBUG + "observers.py"
@@ -227,6 +279,38 @@ STATEMENTS: tuple[Statement, ...] = (
         "packages/jaxcb-io/src/jaxcb_io/_registry.py",
         "io_callback(ordered=True): host calls keep program order; vmap raises.",
         "io_callback/ordered * vmap status=error",
+    ),
+    # --- jaxcb_native, and bessel_jv's derivative rule in the callback packages ----------
+    *_native(),
+    S(
+        "packages/jaxcb-pure/src/jaxcb_pure/bessel_jv.py",
+        "under `jax.jit` a call whose result is unused is removed. Two identical calls in one "
+        "jitted program both ran on every JAX version measured, which JAX does not promise.",
+        "pure_callback/default bessel_jv jit_unused host_calls=0",
+        "observation gotcha merged host_calls=2",
+    ),
+    S(
+        "packages/jaxcb-pure/src/jaxcb_pure/bessel_jv.py",
+        "Called without `jax.jit`, the function is 1 host call, a first derivative (`grad`, "
+        "`jvp`, `vjp`, `jacfwd`, `jacrev`) 3 (`J_v`, `J_{v-1}`, `J_{v+1}`) and `hessian` 9 "
+        "(the support matrix, JAX 0.10.2 and 0.12.0.1).",
+        "pure_callback/default bessel_jv eager status=ok host_calls=1",
+        *_bessel_calls("pure_callback/default"),
+    ),
+    S(
+        "packages/jaxcb-buffer/src/jaxcb_buffer/bessel_jv.py",
+        _BESSEL_CALLS.format(calls="host calls"),
+        *_bessel_calls("buffer_callback/default"),
+    ),
+    S(
+        "packages/jaxcb-ffi/src/jaxcb_ffi/bessel_jv.py",
+        _BESSEL_CALLS.format(calls="handler calls"),
+        *_bessel_calls("ffi_call/default"),
+    ),
+    S(
+        "packages/jaxcb-pyffi/src/jaxcb_pyffi/bessel_jv.py",
+        _BESSEL_CALLS.format(calls="handler calls"),
+        *_bessel_calls("ffi_python/default"),
     ),
     # --- jaxcb_debug: the loops -------------------------------------------------------------
     S(

@@ -1,9 +1,12 @@
 """The matrix exponential in `jax.scipy.linalg`: a computation that is not elementwise.
 
-Contract: pure, traced once per shape, no host round trip; every transform works
-because XLA sees the whole computation. `jax.scipy.linalg.expm` (scaling and
-squaring with a Padé approximant) already accepts stacks of shape `(..., n, n)`, so
-no `vmap` is needed for batches of matrices.
+Contract: pure, traced once per shape, no host round trip; XLA sees the whole
+computation, so every transform of the support matrix works on JAX 0.10.2 and 0.12.0.1.
+On JAX 0.4.30 `shard_map` of it raises `NotImplementedError` ("No replication rule for
+cond"): that version's `jax.scipy.linalg.expm` contains a `lax.cond`, which its
+`shard_map` cannot check (its message names the workaround, `check_rep=False`).
+`jax.scipy.linalg.expm` (scaling and squaring with a Padé approximant) already accepts
+stacks of shape `(..., n, n)`, so no `vmap` is needed for batches of matrices.
 
 Types: any floating dtype; float16 and bfloat16 (which `jax.scipy.linalg.expm`
 refuses) are computed in float32 and the result cast back.

@@ -3,8 +3,10 @@
 Contract:
 
 - **Pure.** `on_host` (`scipy.special.jv`) depends on its arguments only, so JAX
-  may run it once, many times, or never: under `jax.jit` a call whose result is
-  unused is removed, and two identical calls may be merged.
+  may run it once, many times, or never (`jax.pure_callback`'s docstring, JAX 0.4.30
+  to 0.12.0.1: "safe to be called multiple times", or "not to be called at all"):
+  under `jax.jit` a call whose result is unused is removed. Two identical calls in one
+  jitted program both ran on every JAX version measured, which JAX does not promise.
 - **Batching.** `vmap_method="expand_dims"`: `scipy.special.jv` is a NumPy ufunc,
   so one host call takes the whole batch. Both arguments are first reshaped to the
   rank of the output, so NumPy broadcasting lines the batch axes up whichever
@@ -12,7 +14,9 @@ Contract:
 - **Derivatives.** A `jax.custom_jvp` rule (below):
   `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that calls this same differentiable function
   for the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev`
-  and `hessian` in `z` all work, each order of derivative costing two more host calls.
+  and `hessian` in `z` all work. Called without `jax.jit`, the function is 1 host call,
+  a first derivative (`grad`, `jvp`, `vjp`, `jacfwd`, `jacrev`) 3 (`J_v`, `J_{v-1}`,
+  `J_{v+1}`) and `hessian` 9 (the support matrix, JAX 0.10.2 and 0.12.0.1).
   `bessel_jv_callback` is the same call without the rule (`grad` through it raises). The
   order `v` is an integer: it has no derivative.
 - **Types.** `v` any integer dtype (not bool), converted to int32 first, so that
