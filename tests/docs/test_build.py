@@ -214,3 +214,144 @@ def test_a_translation_keeps_its_pages_directives_and_anchors(zh: Path) -> None:
     assert DIRECTIVE.findall(zh_text) == DIRECTIVE.findall(en_text), zh.name
     missing = set(ANCHOR.findall(en_text)) - set(ANCHOR.findall(zh_text))
     assert not missing, f"{zh.name} lacks the anchors {sorted(missing)}"
+
+
+# ------------------------------------------------------------------ the learning path's headings
+
+LEARN_SOURCES = sorted((ROOT / "docs" / "learn").glob("*.md"))
+ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def source_headings(markdown: str) -> list[tuple[int, str]]:
+    """``(level, text)`` of the headings a Markdown page means: ATX headings (``#`` and a space,
+    as CommonMark has them) outside code fences and HTML comments, their text as a reader
+    reads it (no attribute list, code ticks, link targets or emphasis marks)."""
+    out: list[tuple[int, str]] = []
+    fence: str | None = None
+    comment = False
+    for line in markdown.splitlines():
+        if fence:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        if comment:
+            comment = "-->" not in line
+            continue
+        m = FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            continue
+        if line.lstrip().startswith("<!--") and "-->" not in line:
+            comment = True
+            continue
+        m = ATX.match(line)
+        if m:
+            text = re.sub(r"\s*\{[^{}]*\}\s*$", "", m.group(2))  # { #anchor }
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+            text = re.sub(r"(\*\*|__|\*|`)", "", text)
+            out.append((len(m.group(1)), _plain(text)))
+    return out
+
+
+def built_headings(raw: str) -> list[tuple[int, str]]:
+    """``(level, text)`` of the headings in a built page's article."""
+    article = raw.split('<article class="md-content__inner', 1)[-1].split("</article>", 1)[0]
+    out = []
+    for level, inner in re.findall(r"<h([1-6])\b[^>]*>(.*?)</h\1>", article, flags=re.S):
+        inner = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', "", inner, flags=re.S)
+        out.append((int(level), _plain(html.unescape(re.sub(r"<[^>]+>", "", inner)))))
+    return out
+
+
+def _built_page(site: Path, source: Path) -> Path:
+    stem = source.name.removesuffix(".md")
+    lang = ""
+    if stem.endswith(".zh"):
+        stem, lang = stem.removesuffix(".zh"), "zh/"
+    folder = "learn" if stem == "index" else f"learn/{stem}"
+    return site / f"{lang}{folder}" / "index.html"
+
+
+def test_source_headings_are_the_atx_headings() -> None:
+    """The reading of the source: a line that starts ``#0:`` (a sentence wrapped before an
+    error text's "#0") is no heading, though Python-Markdown would make it one."""
+    md = "# T { #t }\n\nA `x`\n#0: said\n\n```\n# not\n```\n<!--\n# no\n-->\n## [a](b) `c`\n"
+    assert source_headings(md) == [(1, "T"), (2, "a c")]
+
+
+@pytest.mark.parametrize("source", LEARN_SOURCES, ids=[p.name for p in LEARN_SOURCES])
+def test_lesson_page_headings_are_its_sources(site: Path, source: Path) -> None:
+    """Every heading of a built page of the learning path is one its Markdown means, in order:
+    a prose line that starts with ``#`` (``#0: Expected: float32``) would be an ``<h1>``."""
+    want = source_headings(source.read_text(encoding="utf-8"))
+    have = built_headings(_built_page(site, source).read_text(encoding="utf-8"))
+    extra = [h for h in have if h not in want]
+    assert have == want, f"{source.name}: built headings {have}, source {want}; extra: {extra}"
+
+
+# ------------------------------------------------------------ runnable answers for a practitioner
+
+RECIPES = ("progress", "training-metrics")
+
+
+def _recipe_links(raw: str) -> set[str]:
+    return set(re.findall(r'href="(?:\.\./)*recipes/#([\w-]+)"', raw))
+
+
+@pytest.mark.parametrize(
+    ("page", "wanted"),
+    [
+        ("index.html", RECIPES),
+        ("zh/index.html", RECIPES),
+        ("computations/progress/index.html", RECIPES),
+        ("mechanisms/debug/index.html", RECIPES),
+    ],
+)
+def test_pages_for_looking_link_the_runnable_recipes(
+    site: Path, page: str, wanted: tuple[str, ...]
+) -> None:
+    """The home page's cards (both languages), the progress computation and the debug
+    mechanism link the recipes that answer the task with a program to run."""
+    raw = (site / page).read_text(encoding="utf-8")
+    missing = sorted(set(wanted) - _recipe_links(raw))
+    assert missing == [], f"{page} does not link recipes/#{missing}"
+    for lang in ("", "zh/"):
+        recipes = (site / lang / "recipes" / "index.html").read_text(encoding="utf-8")
+        for anchor in wanted:
+            assert f'id="{anchor}"' in recipes, f"{lang}recipes has no #{anchor}"
+
+
+def _tab_blocks(raw: str) -> list[str]:
+    """The start of each tab's content (enough to see what it shows first)."""
+    return [b[:4000] for b in raw.split('<div class="tabbed-block">')[1:]]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_tab_without_the_computation_does_not_open_on_an_alarm(site: Path, name: str) -> None:
+    """A package that lacks the computation: its tab shows one collapsed note whose title names
+    the tabs where the computation is written, and inside it the reason; no red failure box
+    anywhere on the page."""
+    raw = (site / "computations" / name / "index.html").read_text(encoding="utf-8")
+    assert 'class="admonition failure"' not in raw
+    assert '<details class="failure"' not in raw
+    lacking = [p for p in code.packages() if p.module(name) is None]
+    done = [code.tab_label(p) for p in code.packages() if p.module(name) is not None]
+    notes = [
+        b.lstrip()
+        for b in _tab_blocks(raw)
+        if b.lstrip().startswith('<details class="note">\n<summary>Not in this tab: ')
+    ]
+    assert len(notes) == len(lacking), f"{name}: {len(notes)} tabs say where it is written"
+    for block, pkg in zip(notes, lacking, strict=True):
+        summary, _, rest = block.partition("</summary>")
+        title = html.unescape(re.sub(r"<[^>]+>", "", summary)).strip()
+        assert title.startswith(f"Not in this tab: {name} is written with "), title
+        assert [t for t in done if re.search(rf"(?<![\w.]){re.escape(t)}\b", title)] == done
+        assert "<a " not in summary, summary
+        said = html.unescape(re.sub(r"<[^>]+>", "", rest.split("</details>", 1)[0]))
+        assert f"{pkg.name} does not implement {name}" in said

@@ -2,14 +2,17 @@
 
 Every lesson has a page in both languages that shows each of its steps once, in order, with
 the output recorded for it; a Colab link to its committed notebook; glossary links on the first
-use of each term, every one to a defined anchor; no harness words. In a real browser (chromium)
-every lesson page of both languages loads without a console error and without sideways scroll
-at 1280 px and 390 px, and the language switcher leads to the same lesson in the other language.
+use of each term, every one to a defined anchor; no harness words; a note to start a fresh
+Python where a lesson sets the number of CPU devices (and its notebook setting it first). In a
+real browser (chromium) every lesson page of both languages loads without a console error and
+without sideways scroll at 1280 px and 390 px, and the language switcher leads to the same
+lesson in the other language.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 import subprocess
 import sys
@@ -100,6 +103,49 @@ def test_lesson_page_links_colab_glossary_and_shows_outputs(
     ).is_file()
     assert 'class="jaxcb-term"' in raw, f"{lang} {page}: no glossary term linked"
     assert raw.count("Output ·" if lang == "en" else "输出 ·") >= 1
+
+
+CPU_DEVICES = re.compile(r"""jax\.config\.update\(\s*["']jax_num_cpu_devices["']""")
+FRESH_TITLE = {"en": "Start a fresh Python", "zh": "请在新的 Python 会话中运行"}
+FRESH_NOTE = re.compile(
+    r'<div class="admonition warning">\s*<p class="admonition-title">(?P<title>.*?)</p>\s*'
+    r"<p>(?P<body>.*?)</p>",
+    re.S,
+)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_lesson_that_sets_the_cpu_devices_says_to_start_fresh(site: Path, page: str) -> None:
+    """``jax_num_cpu_devices`` is taken only before JAX has run anything: a lesson that sets it
+    says, in both languages and before its first step, to run it in a fresh Python; its
+    notebook says so too, and its first code cell sets it before anything but imports."""
+    lesson = LESSON_IDS[PAGES.index(page)]
+    sets = bool(CPU_DEVICES.search(lessons.script(lesson).read_text(encoding="utf-8")))
+    for lang in LANGS:
+        raw = _html(site, lang, f"learn/{page}")
+        notes = [m for m in FRESH_NOTE.finditer(raw) if m.group("title") == FRESH_TITLE[lang]]
+        if not sets:
+            assert notes == [], f"{lang} {page}: a fresh-Python note, but no setting needs one"
+            continue
+        assert len(notes) == 1, f"{lang} {page}: no note to start a fresh Python"
+        assert "jax_num_cpu_devices" in notes[0].group("body"), notes[0].group("body")
+        first_step = raw.find('<div class="language-python')
+        assert 0 < notes[0].start() < first_step, f"{lang} {page}: the note comes after a step"
+    nb = json.loads((LEARN / "notebooks" / f"{lesson}.ipynb").read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"]]
+    kinds = [c["cell_type"] for c in nb["cells"]]
+    first = kinds.index("code")
+    if not sets:
+        assert not CPU_DEVICES.search(cells[first])
+        return
+    m = CPU_DEVICES.search(cells[first])
+    assert m, f"notebook {lesson}: its first code cell does not set jax_num_cpu_devices"
+    before = [ln.strip() for ln in cells[first][: m.start()].splitlines()]
+    ran = [ln for ln in before if ln and not ln.startswith(("import ", "from ", "#"))]
+    assert ran == [], f"notebook {lesson}: code runs before the setting: {ran}"
+    assert any("fresh kernel" in cells[i] for i in range(first)), (
+        f"notebook {lesson}: no note before its first code cell to start a fresh kernel"
+    )
 
 
 @pytest.mark.parametrize("lang", list(LANGS))

@@ -6,6 +6,11 @@ it) and markdown cells. A folder ``docs/learn/lessons/NN_slug/`` beside it holds
 lesson needs in its working directory (the FFI lesson's C++ source and CMakeLists.txt): a
 reader copies them beside the script, the tests copy them into an empty directory.
 
+The notebook (``docs/learn/notebooks/NN_slug.ipynb``) is jupytext's conversion of the script
+with what a notebook opened alone needs (:func:`notebook_text`): a lesson with files writes them
+in its first code cell, from the files themselves (Colab and a downloaded notebook start in an
+empty folder), and a lesson that sets the number of CPU devices says to start a fresh kernel.
+
 Each lesson runs twice, in fresh processes with nothing of this repository importable
 (``python -P``), on the CPU with one device, in an empty directory: once as the plain script
 (``python -P NN_slug.py``, what a reader who copies the file runs), once cell by cell
@@ -17,6 +22,7 @@ numbers: they are what this machine measured when the output was recorded.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import math
@@ -188,11 +194,102 @@ def first_difference(
     return None
 
 
+# A setting JAX takes only before its backends start: the lesson must start in a fresh Python.
+FRESH = re.compile(r"""jax\.config\.update\(\s*["'](jax_num_cpu_devices|jax_platforms)["']""")
+FILES_TAG = "files"  # the notebook's cell that writes the lesson's files
+
+
+def needs_fresh_python(source: str) -> list[str]:
+    """The settings in ``source`` that JAX accepts only before it has run anything."""
+    return sorted(set(FRESH.findall(source)))
+
+
+def _literal(text: str) -> str:
+    """``text`` as a Python string literal a reader can read: raw and triple-quoted where
+    that spells it exactly, else ``repr``."""
+    for quote in ('"""', "'''"):
+        lit = f"r{quote}{text}{quote}"
+        if quote not in text and not text.endswith("\\"):
+            try:
+                if ast.literal_eval(lit) == text:
+                    return lit
+            except SyntaxError:
+                pass
+    return repr(text)
+
+
+def file_names(lesson: Lesson) -> list[str]:
+    """The files the lesson needs in its working directory, relative to it, sorted."""
+    if lesson.files is None:
+        return []
+    return sorted(
+        p.relative_to(lesson.files).as_posix() for p in lesson.files.rglob("*") if p.is_file()
+    )
+
+
+def files_cell(lesson: Lesson) -> str | None:
+    """Python that writes the lesson's files into the working directory, from the files
+    themselves (the notebook carries them: Colab and a download start in an empty folder)."""
+    names = file_names(lesson)
+    if lesson.files is None or not names:
+        return None
+    lines = [
+        "# The files this lesson builds, as on its page, written into this notebook's folder.",
+        "from pathlib import Path",
+        "",
+    ]
+    for name in names:
+        text = (lesson.files / name).read_text(encoding="utf-8")
+        if "/" in name:
+            lines.append(f'Path("{name}").parent.mkdir(parents=True, exist_ok=True)')
+        lines.append(f'Path("{name}").write_text({_literal(text)}, encoding="utf-8")')
+    quoted = ", ".join(f'"{n}"' for n in names)
+    lines += ["", f'print("wrote:", {quoted})']
+    return "\n".join(lines)
+
+
+FILES_NOTE = (
+    "**This notebook carries its files.** Its {which} code cell writes {names} into the folder "
+    "it runs in (in Colab, the session's folder), exactly as the lesson's page shows them, "
+    "before anything builds them. The build needs CMake and a C++17 compiler (Colab has both)."
+)
+FRESH_NOTE = (
+    "**Start from a fresh kernel.** The first code cell sets {settings}, which JAX accepts "
+    "only before it has run anything: run this notebook from the top in a new kernel (in "
+    "Colab: Runtime → Restart session), not after other code in the same one."
+)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def notebook_text(lesson: Lesson) -> str:
-    """The notebook made from the lesson's script by jupytext (no outputs), as JSON text."""
+    """The notebook made from the lesson's script by jupytext (no outputs), as JSON text,
+    with what a notebook opened alone needs, before the first code cell: for a lesson that
+    sets the number of CPU devices (or the platforms), a note to start from a fresh kernel;
+    for a lesson with files, a note and a code cell that writes them (the first one, or the
+    second where the first must set JAX up before anything runs)."""
     import jupytext
+    from nbformat.v4 import new_code_cell, new_markdown_cell
 
     nb = jupytext.read(lesson.path)
+    first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    fresh = needs_fresh_python(lesson.path.read_text(encoding="utf-8"))
+    writes = files_cell(lesson)
+    notes = []
+    if fresh:
+        notes.append(FRESH_NOTE.format(settings=_and([f"`{s}`" for s in fresh])))
+    if writes is not None:
+        names = _and([f"`{n}`" for n in file_names(lesson)])
+        notes.append(FILES_NOTE.format(which="second" if fresh else "first", names=names))
+    if notes:
+        nb.cells.insert(first, new_markdown_cell("\n\n".join(notes)))
+        first += 1
+    if writes is not None:
+        nb.cells.insert(
+            first + 1 if fresh else first, new_code_cell(writes, metadata={"tags": [FILES_TAG]})
+        )
     for i, cell in enumerate(
         nb.cells
     ):  # stable ids (nbformat draws random ones): one file per script
@@ -206,6 +303,53 @@ def notebook_text(lesson: Lesson) -> str:
     }
     nb.metadata["language_info"] = {"name": "python"}
     return jupytext.writes(nb, fmt="ipynb")
+
+
+MAGIC = re.compile(r"^\s*[%!]", re.M)  # IPython's magics and shell escapes
+
+
+def notebook_cells(path: Path) -> list[tuple[str, str]]:
+    """``(tag, source)`` of each code cell of a committed notebook, in order."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        tags = cell.get("metadata", {}).get("tags", [])
+        if MAGIC.search(source):  # a Jupyter kernel would run it; plain Python cannot
+            raise ValueError(f"{path.name}: code cell {i + 1} uses an IPython magic or shell line")
+        out.append((tags[0] if tags else f"cell-{i + 1}", source))
+    return out
+
+
+def run_notebook(lesson: Lesson) -> Ran:
+    """The lesson's committed notebook, its code cells in order in one fresh interpreter (as
+    a kernel runs them), in an empty directory: nothing copied beside it, as in Colab or a
+    folder a downloaded notebook lands in."""
+    cells = notebook_cells(NOTEBOOKS / f"{lesson.id}.ipynb")
+    with tempfile.TemporaryDirectory(prefix=f"jaxcb-nb-{lesson.id}-") as tmp:
+        work = Path(tmp, "empty")
+        work.mkdir()
+        cells_json, out_json = Path(tmp, "cells.json"), Path(tmp, "out.json")
+        cells_json.write_text(json.dumps([list(c) for c in cells]), encoding="utf-8")
+        proc = run_python([str(CELLRUN), str(cells_json), str(out_json)], work, TIMEOUT_S)
+        if not out_json.exists():
+            raise RuntimeError(
+                f"notebook {lesson.id}: the cell runner died ({proc.returncode}):\n"
+                f"{proc.stderr[-3000:]}"
+            )
+        got = json.loads(out_json.read_text(encoding="utf-8"))
+    return Ran(
+        lesson=lesson.id,
+        sha256=lesson.sha256,
+        cells=[(t, o) for t, o in got["cells"]],
+        error=got["error"],
+        script_returncode=None,
+        script_stdout="",
+        script_stderr="",
+        seconds=0.0,
+    )
 
 
 def foreign_imports(lesson: Lesson) -> list[str]:

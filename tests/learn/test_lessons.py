@@ -5,8 +5,11 @@ cell by cell, in fresh processes, on the installed JAX. Its cells' outputs must 
 ``docs/data/lessons/<jax>.json``; where the lesson stops on this JAX (an API it lacks), the
 stop must be the recorded one. The plain script must print what the cells print together, and
 the lesson's notebook (``docs/learn/notebooks/NN_slug.ipynb``) must be what jupytext makes of the
-script. ``pytest tests/learn --update-lessons`` rewrites the data file of this JAX and the
-notebooks. Every failure names the lesson and the first line that differs.
+script, with what a notebook opened alone needs (``lessons.notebook_text``); a notebook that
+carries the lesson's files runs alone in an empty folder and prints the recorded outputs.
+``pytest tests/learn --update-lessons`` rewrites the data file of this JAX and the notebooks
+(``-k test_notebook_is_the_script``: the notebooks only). Every failure names the lesson and
+the first line that differs.
 """
 
 from __future__ import annotations
@@ -194,6 +197,49 @@ def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> 
             f"line {i + 1}: the notebook has {shown[0]!r}, the script makes {shown[1]!r}: "
             f"run `{UPDATE}`"
         )
+
+
+# The notebooks of the lessons with files beside them: those run here as notebooks. Every other
+# notebook's code is its script's cells (test_notebook_is_the_script), which test_lesson runs
+# in an empty folder already.
+CARRY_FILES = [lesson.id for lesson in LESSONS if lesson.files]
+
+
+@pytest.mark.skipif(
+    not newest_here(),
+    reason=f"skipped: the notebooks run on the newest recorded JAX, as Colab would; here "
+    f"(JAX {jax.__version__}) the lesson runs cell by cell only (test_lesson)",
+)
+@pytest.mark.parametrize("lesson", CARRY_FILES)
+def test_notebook_runs_in_an_empty_folder(lesson: str) -> None:
+    """The committed notebook, alone in an empty folder (as Colab and a download see it),
+    writes the files the lesson needs in its first code cells and then prints, cell by cell,
+    what the lesson's page shows for this JAX (the recorded outputs), up to the same stop."""
+    item = next(x for x in LESSONS if x.id == lesson)
+    ran = L.run_notebook(item)
+    entry = committed().get(lesson)
+    assert entry is not None, f"lesson {lesson}: no recorded output: run `{UPDATE}`"
+    assert entry.source_sha256 == ran.sha256, f"lesson {lesson}: stale output: run `{UPDATE}`"
+    outputs = dict(ran.cells)
+    wrote = outputs.pop(L.FILES_TAG, None)
+    assert wrote is not None, (
+        f"notebook {lesson}: no code cell tagged {L.FILES_TAG!r} writes the lesson's files "
+        f"({', '.join(L.file_names(item))}): run `{UPDATE}`"
+        + (f"; it stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
+    )
+    assert wrote.split() == ["wrote:", *L.file_names(item)], wrote
+    recorded = [(c.tag, c.output) for c in entry.cells]
+    assert list(outputs) == [t for t, _ in recorded], (
+        f"notebook {lesson}: cells run {list(outputs)}, recorded {[t for t, _ in recorded]}"
+        + (f"; stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
+    )
+    for tag, then in recorded:
+        diff = L.first_difference(then, outputs[tag])
+        assert diff is None, f"notebook {lesson}, cell {tag}: {diff}"
+    stop_now = LessonStop(**ran.error) if ran.error else None
+    assert stop_now == entry.stopped, (
+        f"notebook {lesson}: stopped {stop_now}, recorded {entry.stopped}"
+    )
 
 
 @pytest.mark.parametrize("lesson", IDS)

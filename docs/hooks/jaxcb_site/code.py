@@ -234,9 +234,17 @@ def tab(pkg: Package, computation: str) -> str:
                 f"{pkg.rel} has no {computation}.py and its registry gives no reason: "
                 "list it as unsupported with a reason"
             )
-        body.append(
-            f'!!! failure "`{pkg.name}` does not implement `{computation}`"\n\n{indent(text, 4)}'
-        )
+        # not an alarm as the first thing the tab shows: a collapsed note whose title says
+        # where the computation is written (plain names: in a title nothing links them)
+        done = [tab_label(p) for p in packages() if p.module(computation) is not None]
+        if len(done) > 1:
+            where = f"written with {', '.join(done[:-1])} and {done[-1]} (see those tabs)"
+        elif done:
+            where = f"written with {done[0]} (see that tab)"
+        else:
+            where = "written with no package here"
+        text = f"`{pkg.name}` does not implement `{computation}`. {text}"
+        body.append(f'??? note "Not in this tab: `{computation}` is {where}"\n\n{indent(text, 4)}')
     else:
         annotations.check_specific(
             pkg.name,

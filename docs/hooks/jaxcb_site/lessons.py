@@ -11,7 +11,9 @@ fails the build.
 =========================  ==========================================================
 directive                  expands to
 =========================  ==========================================================
-lesson-head LESSON         Colab, notebook and script links, and the JAX versions it ran on
+lesson-head LESSON         Colab, notebook and script links, the JAX versions it ran on,
+                           the files its notebook writes, and a note to start a fresh
+                           Python where its first step sets up JAX (``FRESH``)
 cell LESSON TAG            the cell's code, then its output per JAX version
 shows LESSON TAG "TEXT"    nothing; fails the build unless every recorded run of the cell
                            that completed printed TEXT
@@ -47,6 +49,16 @@ LANGUAGES = {
         "ran": "Every output on this page was printed by this code on JAX {versions} (CPU{timing}).",
         "stopped": "On JAX {version} it stops at the step `{tag}`: `{line}`.",
         "timing": "; the times, on {cpu} with {cores} cores",
+        "carries": "The notebook writes {files} into its own folder itself (its cell `files`, "
+        "before the steps that use them), so it runs alone, in Colab too; the script needs them "
+        "beside it.",
+        "fresh_title": "Start a fresh Python",
+        "fresh": "The first step sets {settings}, which JAX accepts only before it has run "
+        "anything. Run this lesson in a new Python session (in a notebook: restart the kernel), "
+        "not after another lesson or other JAX code in the same session: there the first step "
+        "raises `RuntimeError: {first} config should be updated before backends are "
+        "initialized`.",
+        "and": " and ",
     },
     "zh": {
         "output": "输出",
@@ -58,6 +70,14 @@ LANGUAGES = {
         "ran": "本页的每段输出都由这段代码在 JAX {versions}（CPU{timing}）上运行打印。",
         "stopped": "在 JAX {version} 上，它在步骤 `{tag}` 处停止：`{line}`。",
         "timing": "；计时在 {cores} 核的 {cpu} 上测得",
+        "carries": "笔记本会自己（用它的 `files` 单元，在用到这些文件的步骤之前）把 {files} 写入它所在的文件夹，"
+        "所以它可以单独运行，在 Colab 中也可以；脚本则需要这些文件放在它旁边。",
+        "fresh_title": "请在新的 Python 会话中运行",
+        "fresh": "第一步设置了 {settings}，而 JAX 只在还没有运行任何计算之前接受这个设置。"
+        "请在一个新的 Python 会话中运行本课（在笔记本中：重启内核），不要接在另一节课或其他 JAX "
+        "代码之后、在同一个会话里运行：那样第一步会抛出 `RuntimeError: {first} config should be "
+        "updated before backends are initialized`。",
+        "and": " 和 ",
     },
 }
 TIME = re.compile(r"\d\s?(?:ns|µs|us|ms|s)\b")
@@ -77,6 +97,30 @@ def script(lesson: str) -> Path:
     if not path.is_file():
         raise LessonError(f"no lesson docs/learn/lessons/{lesson}.py")
     return path
+
+
+# Settings JAX takes only before its backends start: a lesson that makes one must start in a
+# fresh Python, and its page and notebook say so.
+FRESH = re.compile(r"""jax\.config\.update\(\s*["'](jax_num_cpu_devices|jax_platforms)["']""")
+
+
+def fresh_settings(lesson: str) -> list[str]:
+    """The settings the lesson makes that JAX accepts only before it has run anything."""
+    return sorted(set(FRESH.findall(script(lesson).read_text(encoding="utf-8"))))
+
+
+def lesson_files(lesson: str) -> list[str]:
+    """The files the lesson needs beside it (``docs/learn/lessons/LESSON/``), sorted."""
+    folder = LESSONS_DIR / lesson
+    if not folder.is_dir():
+        return []
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def _and(items: list[str], word: str) -> str:
+    """``a, b and c`` (``a、b和c``)."""
+    comma = "、" if word.strip() == "和" else ", "
+    return items[0] if len(items) == 1 else comma.join(items[:-1]) + word + items[-1]
 
 
 def sha256(lesson: str) -> str:
@@ -235,7 +279,20 @@ def d_lesson_head(src: str, lesson: str) -> str:
                     version=env.jax, tag=run.stopped.cell, line=run.stopped.line
                 )
             )
-    return "\n".join([*lines, "", "</div>"])
+    carried = lesson_files(lesson)
+    if carried:
+        lines += [
+            "",
+            words["carries"].format(files=_and([f"`{n}`" for n in carried], words["and"])),
+        ]
+    lines += ["", "</div>"]
+    fresh = fresh_settings(lesson)
+    if fresh:
+        text = words["fresh"].format(
+            settings=_and([f"`{s}`" for s in fresh], words["and"]), first=fresh[0]
+        )
+        lines += ["", f'!!! warning "{words["fresh_title"]}"', "", f"    {text}"]
+    return "\n".join(lines)
 
 
 LANGS = {
