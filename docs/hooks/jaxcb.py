@@ -26,6 +26,7 @@ from jaxcb_site import (
     lessons,
     matrixpage,
     perf,
+    prose,
     stash,
     statements,
 )
@@ -63,6 +64,11 @@ def on_files(files: Any, config: Any) -> Any:
     if problems:
         raise directives.DirectiveError(
             "sentences that the data does not show:\n  " + "\n  ".join(problems)
+        )
+    problems = prose.check()  # absolute sentences: a directive, a cited source or a reason
+    if problems:
+        raise directives.DirectiveError(
+            "absolute sentences held by nothing:\n  " + "\n  ".join(problems)
         )
     matrixpage.add_files(files, config)  # the matrix page's per-environment files
     code.add_files(files, config)  # every pattern's files, to download from its code tab

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 BLOCKED = ("jax", "jaxlib", "scipy", "jaxcb_native", "jaxcb_pure", "jaxcb_io", "jaxcb_debug")
-BLOCKED_PREFIX = "jaxcb_"  # every mechanism package; jaxcb_core.schema and jaxcb_site are fine
-ALLOWED = ("jaxcb_core", "jaxcb_site")
+BLOCKED_PREFIX = "jaxcb_"  # every mechanism package
+ALLOWED = ("jaxcb_core", "jaxcb_site", "jaxcb_check")  # the checker: the standard library only
 
 
 class Blocker(importlib.abc.MetaPathFinder):

@@ -3,8 +3,12 @@
 Contract:
 
 - **Pure.** `on_host` depends on its arguments only, so JAX may run it once, many
-  times, or never: under `jax.jit` a call whose result is unused is removed, and
-  two identical calls may be merged.
+  times, or never ([`jax.pure_callback`'s
+  docstring](https://docs.jax.dev/en/latest/_autosummary/jax.pure_callback.html),
+  JAX 0.4.30 to 0.12.0.1: "safe to be called multiple times", or "not to be called
+  at all"): under `jax.jit` a call whose result is unused is removed. Two identical
+  calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
+  `merged` gotcha), which JAX does not promise.
 - **Scalar host code.** `scipy.optimize.brentq` finds one root of one scalar
   function, so `on_host` loops over the broadcast elements itself.
 - **Accurate at any scale.** The root is bracketed within a factor of a few

@@ -3,9 +3,13 @@
 Contract:
 
 - **Pure.** `on_host` (`scipy.linalg.expm`) and `on_host_vjp`
-  (`scipy.linalg.expm_frechet`) depend on their arguments only, so JAX may run
-  them once, many times, or never: under `jax.jit` a call whose result is unused
-  is removed, and two identical calls may be merged.
+  (`scipy.linalg.expm_frechet`) depend on their arguments only, so JAX may run them
+  once, many times, or never ([`jax.pure_callback`'s
+  docstring](https://docs.jax.dev/en/latest/_autosummary/jax.pure_callback.html),
+  JAX 0.4.30 to 0.12.0.1: "safe to be called multiple times", or "not to be called
+  at all"): under `jax.jit` a call whose result is unused is removed. Two identical
+  calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
+  `merged` gotcha), which JAX does not promise.
 - **Not elementwise.** Each output entry depends on the whole matrix, so the
   host gets whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
 - **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
