@@ -16,14 +16,21 @@ are the same finding. Functions passed to a callback or to ``jax.vmap`` are foun
 in the enclosing scopes of the same module, through ``functools.partial`` and ``jax.jit``.
 
 ``RULES`` is the one rule table: what each rule finds, its replacement, whether it is a
-heuristic (it can report correct code or miss a real case) and the JAX facts it rests on.
+heuristic (it can report correct code or miss a real case), the JAX versions a finding is
+about and the JAX facts it rests on (those measured are run again on the installed JAX by
+``tests/core/test_check_facts.py``).
 A finding is silenced by ``# noqa: JXC00N`` on the line it is reported on, a rule for a
 whole run by ``--ignore`` (``--select`` keeps only the rules named), and both can be set in
 a ``[tool.jaxcb-check]`` table of the nearest ``pyproject.toml`` above the working
 directory (``select = ["JXC001", ...]``, ``ignore = [...]``; a prefix such as ``"JXC00"``
-names every rule it starts). An import
-inside a ``try`` whose handler catches ``ImportError`` (or inside such a handler) is a
-version probe, not a migration problem, and is not reported.
+names every rule it starts); a selection that leaves no rule to run is an error.
+
+A version check is not a migration problem: an import or use inside a ``try`` whose handler
+catches ``ImportError`` or ``AttributeError`` (or inside that handler), the branch of an
+``if`` on JAX's version or on ``hasattr(jax, ...)`` that the newest JAX does not take, a
+name imported from a removed module and also assigned the new API, and an old-style
+callback call beside a branch (of an ``if`` on a flag, or the ``try`` of its ``except``)
+that makes the same call with ``vmap_method``.
 
 Exit status: 0 when nothing is found, 1 when something is, 2 when any path could not be
 checked or the configuration is wrong. A path that cannot be checked (missing, unreadable,
@@ -84,8 +91,12 @@ class Rule:
     heuristic: bool
     facts: tuple[Fact, ...]
     note: str = ""  # what it may miss or over-report (for heuristics) or skips on purpose
+    versions: str = ""  # the JAX versions a finding is about, as a phrase: "JAX 0.6.0 and later"
 
 
+EVERY_VERSION = "any JAX version"
+MEASURED = "measured by the jaxcb project (tests/core/test_check_facts.py)"
+SEEN = "seen on 0.10.2 and 0.12.0.1"  # the JAX versions the measured facts are checked on
 _HCB_REMOVED = (
     Fact("deprecated in JAX 0.4.26", "JAX changelog, jax 0.4.26", CHANGELOG),
     Fact(
@@ -96,6 +107,11 @@ _HCB_REMOVED = (
     Fact(
         "the module itself is gone in JAX 0.8.0 (ImportError)",
         "JAX changelog, jax 0.8.0",
+        CHANGELOG,
+    ),
+    Fact(
+        f"`import jax.experimental.host_callback` raises ModuleNotFoundError ({SEEN})",
+        MEASURED,
         CHANGELOG,
     ),
 )
@@ -116,6 +132,13 @@ _NO_RAISE = Fact(
     "JAX docs, External callbacks, “pure_callback and exceptions”",
     "https://docs.jax.dev/en/latest/external-callbacks.html",
 )
+_RAISE_ON_CPU = Fact(
+    "on CPU the exception reaches the caller as a JaxRuntimeError that quotes its traceback, "
+    f"not as the exception raised ({SEEN})",
+    MEASURED,
+    "https://docs.jax.dev/en/latest/external-callbacks.html",
+)
+XLA_CLIENT_SRC = "https://github.com/jax-ml/jax/blob/jax-v0.6.2/jax/lib/xla_client.py"
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -126,6 +149,7 @@ RULES: tuple[Rule, ...] = (
         "fn gets no `transforms` argument and the call returns None, not x",
         False,
         (*_HCB_REMOVED, _HCB_MIGRATION),
+        versions="JAX 0.4.35 and later",
     ),
     Rule(
         "JXC002",
@@ -134,6 +158,7 @@ RULES: tuple[Rule, ...] = (
         'jax.debug.print("{x}", x=x); it returns None, not x',
         False,
         (*_HCB_REMOVED, _HCB_MIGRATION),
+        versions="JAX 0.4.35 and later",
     ),
     Rule(
         "JXC003",
@@ -143,6 +168,7 @@ RULES: tuple[Rule, ...] = (
         "jax.experimental.io_callback(fn, result_shape_dtypes, *args) for one with side effects",
         False,
         (*_HCB_REMOVED, _HCB_MIGRATION),
+        versions="JAX 0.4.35 and later",
     ),
     Rule(
         "JXC004",
@@ -151,6 +177,7 @@ RULES: tuple[Rule, ...] = (
         "jax.effects_barrier()",
         False,
         (*_HCB_REMOVED, _HCB_MIGRATION),
+        versions="JAX 0.4.35 and later",
     ),
     Rule(
         "JXC005",
@@ -159,7 +186,10 @@ RULES: tuple[Rule, ...] = (
         "remove it; port each id_tap, id_print, call and barrier_wait (JXC001–JXC004)",
         False,
         _HCB_REMOVED,
-        "an import guarded by `try: … except ImportError` is a version probe and not reported",
+        "an import that is a version check (in a `try` that catches ImportError or "
+        "AttributeError, or under an `if` on JAX's version or `hasattr(jax, ...)`) is not "
+        "reported",
+        versions="JAX 0.8.0 and later, its functions from 0.4.35",
     ),
     Rule(
         "JXC006",
@@ -179,10 +209,13 @@ RULES: tuple[Rule, ...] = (
                 "https://github.com/jax-ml/jax/blob/jax-v0.10.0/jax/_src/callback.py",
             ),
         ),
+        "an old-API call in the other branch of an `if`, or in the `except` of a `try`, whose "
+        "first branch makes the same call with `vmap_method` is a fallback and not reported",
+        versions="JAX 0.6.0 and later",
     ),
     Rule(
         "JXC007",
-        "`pure_callback` or `ffi_call` without `vmap_method`",
+        "`pure_callback` or `ffi_call` without `vmap_method`, on operands that may be batched",
         "no vmap_method: if jax.vmap batches its operands, this call raises NotImplementedError",
         'vmap_method="sequential", the old default: one host call per element; "expand_dims" '
         'or "broadcast_all" if fn handles a batch axis',
@@ -194,11 +227,25 @@ RULES: tuple[Rule, ...] = (
                 "jax v0.6.0 source: jax/_src/ffi.py `ffi_batching_rule`, pure_callback docstring",
                 "https://github.com/jax-ml/jax/blob/jax-v0.6.0/jax/_src/ffi.py",
             ),
+            Fact(
+                "only a batched operand raises: a call whose operands are constants, NumPy "
+                "arrays, shapes, or values reduced over the vmapped axis name (lax.pmax, "
+                "lax.psum), or that has no operands, runs under vmap without vmap_method, and "
+                "so does one in a primitive's impl or lowering, behind its batching rule; "
+                "lax.stop_gradient and a jnp.max inside the vmapped function keep the batch "
+                f"axis and raise ({SEEN})",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/_autosummary/jax.pure_callback.html",
+            ),
         ),
-        "reported whether or not the call is ever vmapped: a call whose operands never carry "
-        "a batch axis (never vmapped, or the batch axis taken off first) works; certain only "
-        "when the call is under jax.vmap in the same module; a call passing `**kwargs` is "
-        "skipped",
+        "certain (“raises”) when the call is under jax.vmap in the same module, “may” otherwise; "
+        "silent when every operand is visibly unbatched (a constant, a NumPy value, a shape, a "
+        "module-level value, or passed through an `unvmap…` helper or lax.pmax/psum over a "
+        "named axis first), when the call sits in a fallback branch beside one that passes "
+        "vmap_method, or in a function registered as a primitive's impl or lowering "
+        "(`def_impl`, `mlir.lower_fun`), which vmap never reaches; an operand made unbatched "
+        "in another function is not seen (“may”); a call passing `**kwargs` is skipped",
+        versions="JAX 0.6.0 and later",
     ),
     Rule(
         "JXC008",
@@ -217,8 +264,15 @@ RULES: tuple[Rule, ...] = (
                 "JAX changelog, jax 0.4.36",
                 CHANGELOG,
             ),
+            Fact(
+                f"`import jax.experimental.export` raises ModuleNotFoundError ({SEEN})",
+                MEASURED,
+                CHANGELOG,
+            ),
         ),
-        "an import guarded by `try: … except ImportError` is a fallback and not reported",
+        "an import guarded by a version check (`try: … except ImportError`, an `if` on JAX's "
+        "version) is a fallback and not reported",
+        versions="JAX 0.4.36 and later",
     ),
     Rule(
         "JXC009",
@@ -232,10 +286,17 @@ RULES: tuple[Rule, ...] = (
                 "JAX docs, Compiled prints and breakpoints",
                 "https://docs.jax.dev/en/latest/debugging/print_breakpoint.html",
             ),
+            Fact(
+                'under jit, `jax.debug.print(f"x={x}")` prints the tracer, '
+                f"`x=JitTracer(float32[3])`, not the values ({SEEN})",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/debugging/print_breakpoint.html",
+            ),
         ),
         "a string built from plain Python values known at trace time prints correctly, and "
         "the rule cannot tell them from arrays; an f-string that also leaves an escaped "
         "`{{placeholder}}` for JAX is taken as static text and not reported",
+        versions=EVERY_VERSION,
     ),
     Rule(
         "JXC010",
@@ -244,9 +305,10 @@ RULES: tuple[Rule, ...] = (
         "return a value (a flag, NaN) and check it in JAX; jax.experimental.checkify for "
         "runtime errors; io_callback for a host call that may fail",
         False,
-        (_NO_RAISE,),
+        (_NO_RAISE, _RAISE_ON_CPU),
         "only functions defined in the same module and passed by name, functools.partial or "
         "a lambda that calls one; a raise the function catches itself is reported too",
+        versions=EVERY_VERSION,
     ),
     Rule(
         "JXC011",
@@ -255,8 +317,9 @@ RULES: tuple[Rule, ...] = (
         "return a value (a flag, NaN) and check it in JAX; jax.experimental.checkify for "
         "runtime checks",
         True,
-        (_NO_RAISE,),
+        (_NO_RAISE, _RAISE_ON_CPU),
         "an assert that can never fail is harmless; the rule reports every one",
+        versions=EVERY_VERSION,
     ),
     Rule(
         "JXC012",
@@ -273,11 +336,17 @@ RULES: tuple[Rule, ...] = (
                 "docs, External callbacks, footnote 2",
                 "https://docs.jax.dev/en/latest/external-callbacks.html",
             ),
+            Fact(
+                f"ValueError: Cannot `vmap` ordered IO callback. ({SEEN})",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/external-callbacks.html",
+            ),
         ),
         "sees functions decorated with or passed to jax.vmap in this module, and the functions "
         "they name, and io_callback called directly or through functools.partial(io_callback, "
         "ordered=True); misses vmaps in other modules, reports a function that is also called "
         "without vmap",
+        versions=EVERY_VERSION,
     ),
     Rule(
         "JXC013",
@@ -293,12 +362,17 @@ RULES: tuple[Rule, ...] = (
                 CHANGELOG,
             ),
             Fact(
-                "`import jax.extend.ffi` raises ModuleNotFoundError (seen on 0.10.2 and 0.12.0.1)",
-                "measured by the jaxcb project",
+                "`import jax.extend.ffi` raises ModuleNotFoundError, `jax.extend.ffi` an "
+                f"AttributeError ({SEEN})",
+                MEASURED,
                 "https://github.com/jax-ml/jax/blob/main/CHANGELOG.md",
             ),
         ),
-        "an import guarded by `try: … except ImportError` is a version probe and not reported",
+        "a version check is not reported: an import or a use in a `try` that catches "
+        "ImportError or AttributeError, or under an `if` on JAX's version or "
+        "`hasattr(jax, ...)`; a name bound both to jax.extend.ffi and to jax.ffi is read as "
+        "jax.ffi",
+        versions="JAX 0.7.0 and later",
     ),
     Rule(
         "JXC014",
@@ -321,6 +395,7 @@ RULES: tuple[Rule, ...] = (
                 "https://docs.jax.dev/en/latest/_autosummary/jax.ffi.ffi_call.html",
             ),
         ),
+        versions="JAX 0.6.0 and later",
     ),
     Rule(
         "JXC015",
@@ -339,6 +414,73 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         "only a vmap_method written as a string literal",
+        versions="JAX 0.4.35 and later, the versions with vmap_method",
+    ),
+    Rule(
+        "JXC016",
+        "an import or other use of `jax.lib.xla_client`",
+        "jax.lib.xla_client no longer exists: importing it raises ImportError, and its "
+        "register_custom_call_target is gone",
+        "jax.ffi: register the kernel with jax.ffi.register_ffi_target(name, "
+        "jax.ffi.pycapsule(fn), platform=...) (api_version=0 for an old-style custom-call "
+        "kernel) and call it with jax.ffi.ffi_call(name, result_shape_dtypes, vmap_method=...)",
+        False,
+        (
+            Fact(
+                "register_custom_call_target deprecated (“use the JAX FFI instead”) by JAX "
+                "0.4.38, removed in JAX 0.6.0; the module's other APIs removed by 0.8.0",
+                "jax/lib/xla_client.py, jax v0.4.38, v0.6.2 and v0.8.0",
+                XLA_CLIENT_SRC,
+            ),
+            Fact(
+                "the module jax.lib.xla_client is gone in JAX 0.9.0",
+                "jax/lib/__init__.py, jax v0.8.0 (“will be removed in JAX v0.9.0”) and v0.9.0",
+                "https://github.com/jax-ml/jax/blob/jax-v0.9.0/jax/lib/__init__.py",
+            ),
+            Fact(
+                "`from jax.lib import xla_client` raises ImportError, `import "
+                "jax.lib.xla_client` raises ModuleNotFoundError; jax.ffi.register_ffi_target "
+                f"accepts a PyCapsule with api_version=0 ({SEEN})",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/ffi.html",
+            ),
+        ),
+        "a version check is not reported (as for JXC013); `jaxlib.xla_client` is not "
+        "reported: it still imports",
+        versions="JAX 0.6.0 and later, the import itself from 0.9.0",
+    ),
+    Rule(
+        "JXC017",
+        "a host function that returns complex values for a result declared real",
+        "the host function returns complex values for a result declared real: the call fails "
+        "when it runs",
+        "declare the complex dtype (jnp.complex64) and take .real or jnp.abs in JAX, or return "
+        "a real array from the host function (np.abs(z), z.real, or real and imaginary parts "
+        "stacked on a last axis)",
+        True,
+        (
+            Fact(
+                "RuntimeError: Incorrect output dtype for return value #0: Expected: float32, "
+                "Actual: complex64, inside a JaxRuntimeError, from pure_callback and "
+                "io_callback, eagerly and under jit (seen on 0.4.30, 0.10.2 and 0.12.0.1)",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/_autosummary/jax.pure_callback.html",
+            ),
+            Fact(
+                "the host result is converted to JAX's default precision first (complex128 to "
+                "complex64, float64 to float32), so only the kind must match: .real, np.abs "
+                "or np.fft.irfft on the host pass, and so does astype(np.float32), with "
+                f"NumPy's ComplexWarning that the imaginary part is dropped ({SEEN})",
+                MEASURED,
+                "https://docs.jax.dev/en/latest/_autosummary/jax.pure_callback.html",
+            ),
+        ),
+        "only a host function of this module (by name, lambda or functools.partial) whose "
+        "return visibly makes complex values (np.fft.fft, rfft…, a complex literal such as 1j, "
+        "complex(), astype to a complex dtype), for a result declared with a literal real "
+        'dtype (jnp.float32, np.float64, "float32", int…); a result declared as x.dtype is '
+        "not judged",
+        versions=EVERY_VERSION,
     ),
 )
 RULE = {r.id: r for r in RULES}
@@ -360,7 +502,125 @@ IO_CALLBACK = frozenset({"jax.experimental.io_callback"})
 DEBUG_PRINT = "jax.debug.print"
 VMAP = "jax.vmap"
 WRAPPERS = frozenset({"functools.partial", "jax.jit"})  # f(fun, ...) that still runs fun
-IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+XLA_CLIENT = "jax.lib.xla_client"
+OLD_APIS = (HCB, EXPORT, EXTEND_FFI, XLA_CLIENT)  # modules a newer JAX no longer has
+# A `try` with a handler that catches one of these is a version check: the API it tries may
+# be missing (an import: ImportError; an attribute such as `jax.ffi`: AttributeError).
+PROBE_ERRORS = frozenset(
+    {"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"}
+)
+VERSION_NAME = re.compile(r"jax.*version|version.*jax", re.I)  # JAX_VERSION, _jax_version
+# pure_callback's own keywords; any other keyword is passed on to the host function
+PURE_CALLBACK_KEYWORDS = frozenset(
+    {"callback", "result_shape_dtypes", "sharding", "vectorized", "vmap_method"}
+)
+# operands: what a batch axis cannot reach
+STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes"})
+REDUCE_OVER_AXIS = frozenset({"jax.lax.pmax", "jax.lax.pmin", "jax.lax.psum", "jax.lax.pmean"})
+LIBRARIES = ("jax.", "numpy.", "math.", "scipy.")  # a call of them is batched iff an argument is
+VALUE_BUILTINS = frozenset(
+    {
+        "int",
+        "float",
+        "bool",
+        "complex",
+        "str",
+        "tuple",
+        "list",
+        "range",
+        "min",
+        "max",
+        "abs",
+        "sum",
+        "round",
+        "len",
+    }
+)
+# complex results
+FFT_MODULES = ("numpy.fft.", "scipy.fft.", "scipy.fftpack.")
+COMPLEX_FFT = frozenset(
+    {"fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "rfft2", "rfftn", "ihfft"}
+)
+REAL_MAKERS = frozenset(  # NumPy functions whose result is real whatever they are given
+    {
+        "abs",
+        "absolute",
+        "real",
+        "imag",
+        "angle",
+        "isfinite",
+        "isnan",
+        "isinf",
+        "isreal",
+        "iscomplex",
+        "irfft",
+        "irfft2",
+        "irfftn",
+        "hfft",
+        "fftfreq",
+        "rfftfreq",
+        "norm",
+        "argmax",
+        "argmin",
+        "argsort",
+        "shape",
+        "size",
+        "ndim",
+        "count_nonzero",
+    }
+)
+SAME_KIND_METHODS = frozenset(  # z.method(...) is complex when z is
+    {
+        "conj",
+        "conjugate",
+        "copy",
+        "reshape",
+        "sum",
+        "mean",
+        "prod",
+        "cumsum",
+        "transpose",
+        "squeeze",
+        "ravel",
+        "flatten",
+        "swapaxes",
+        "take",
+        "repeat",
+        "dot",
+        "__array__",
+    }
+)
+REAL_DTYPES = frozenset(
+    {
+        "float16",
+        "float32",
+        "float64",
+        "bfloat16",
+        "float_",
+        "double",
+        "single",
+        "half",
+        "longdouble",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int_",
+        "intc",
+        "uint",
+        "bool_",
+        "float",
+        "int",
+        "bool",
+    }
+)
+COMPLEX_DTYPES = frozenset(
+    {"complex64", "complex128", "complex_", "cdouble", "csingle", "clongdouble", "complex"}
+)
 NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)", re.I)
 
 Function: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -377,10 +637,15 @@ class Finding:
     replacement: str
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.rule} {self.message} (use: {self.replacement})"
+        versions = RULE[self.rule].versions
+        return (
+            f"{self.path}:{self.line}:{self.col}: {self.rule} {self.message} "
+            f"({versions}; use: {self.replacement})"
+        )
 
     def as_dict(self) -> dict[str, object]:
-        return {**dataclasses.asdict(self), "heuristic": RULE[self.rule].heuristic}
+        rule = RULE[self.rule]
+        return {**dataclasses.asdict(self), "heuristic": rule.heuristic, "versions": rule.versions}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -443,6 +708,17 @@ class Config:
                         f"{self.source}: {key}: unknown rule {v!r} (rules: {RULES[0].id} to "
                         f"{RULES[-1].id})"
                     )
+        # no rule at all would pass every file: never a silent pass
+        if self.select is not None and not self.select:
+            raise ValueError(
+                f"{self.source}: select is empty, so no rule would run: name rule ids or "
+                "prefixes, or leave select out to run every rule"
+            )
+        if not any(self.enabled(r.id) for r in RULES):
+            raise ValueError(
+                f"{self.source}: ignore {', '.join(self.ignore)} leaves no rule to run: "
+                "ignore fewer rules"
+            )
 
     def enabled(self, rule_id: str) -> bool:
         def hit(entries: Iterable[str]) -> bool:
@@ -492,13 +768,24 @@ def load_config(start: str | os.PathLike[str] = ".") -> Config:
 
 
 class _Scope:
-    """The names one module, class or function body binds: imports and functions."""
+    """The names one module, class or function body binds: imports, functions, parameters
+    and assignments."""
 
     def __init__(self, node: ast.AST, parent: _Scope | None) -> None:
         self.node, self.parent = node, parent
+        self.is_function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         self.imports: dict[str, str] = {}
         self.defs: dict[str, Function] = {}
         self.calls: dict[str, ast.Call] = {}  # name = f(...): functools.partial aliases
+        self.classes: set[str] = set()
+        self.params: set[str] = set()
+        # name -> what each binding gives it: an expression, or None when it cannot be read
+        # (a `with ... as`, an `except ... as`); `for n in xs` binds n to xs
+        self.values: dict[str, list[ast.expr | None]] = {}
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            sig = node.args
+            self.params = {p.arg for p in (*sig.posonlyargs, *sig.args, *sig.kwonlyargs)}
+            self.params |= {p.arg for p in (sig.vararg, sig.kwarg) if p is not None}
         body = (
             node.body
             if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
@@ -518,36 +805,76 @@ class _Scope:
                         self.imports[a.asname or a.name] = f"{stmt.module}.{a.name}"
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.defs[stmt.name] = stmt
-            elif (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-            ):
-                if isinstance(stmt.value, ast.Lambda):  # f = lambda ...: a function
-                    self.defs[stmt.targets[0].id] = stmt.value
-                elif isinstance(stmt.value, ast.Call):  # f = functools.partial(...)
-                    self.calls[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.ClassDef):
+                self.classes.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    self._bind(target, stmt.value)
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    if isinstance(stmt.value, ast.Lambda):  # f = lambda ...: a function
+                        self.defs[stmt.targets[0].id] = stmt.value
+                    elif isinstance(stmt.value, ast.Call):  # f = functools.partial(...)
+                        self.calls[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.AnnAssign | ast.AugAssign) and stmt.value is not None:
+                self._bind(stmt.target, stmt.value)
+            elif isinstance(stmt, ast.For | ast.AsyncFor):
+                self._bind(stmt.target, stmt.iter)
+            elif isinstance(stmt, ast.With | ast.AsyncWith):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        self._bind(item.optional_vars, None)
+            elif isinstance(stmt, ast.Try | ast.TryStar):
+                for h in stmt.handlers:
+                    if h.name:
+                        self.values.setdefault(h.name, []).append(None)
+
+    def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        """``a = v``, ``a, b = v`` (each bound to all of v), ``a.x = v`` (no name bound)."""
+        if isinstance(target, ast.Name):
+            self.values.setdefault(target.id, []).append(value)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for t in target.elts:
+                self._bind(t.value if isinstance(t, ast.Starred) else t, value)
+
+    def binds(self, name: str) -> bool:
+        return (
+            name in self.imports
+            or name in self.defs
+            or name in self.values
+            or name in self.classes
+            or name in self.params
+        )
 
     def bound_call(self, name: str) -> ast.Call | None:
-        """The call a name was assigned from (``log = functools.partial(...)``), if any."""
+        """The call a name was assigned from (``log = functools.partial(...)``), if any. A
+        name also imported from a module JAX no longer has is read as the assignment."""
         scope: _Scope | None = self
         while scope is not None:
-            if name in scope.defs or name in scope.imports:
+            old_import = name in scope.imports and _old_api(scope.imports[name])
+            if name in scope.defs or (name in scope.imports and not old_import):
                 return None
             if name in scope.calls:
                 return scope.calls[name]
             scope = scope.parent
         return None
 
-    def lookup(self, name: str) -> str | Function | None:
+    def find(self, name: str) -> tuple[_Scope | None, str | Function | None]:
+        """The scope that binds a name to a function or an import, and that binding."""
         scope: _Scope | None = self
         while scope is not None:
             if name in scope.defs:
-                return scope.defs[name]
+                return scope, scope.defs[name]
             if name in scope.imports:
-                return scope.imports[name]
+                return scope, scope.imports[name]
             scope = scope.parent
-        return None
+        return None, None
+
+    def lookup(self, name: str) -> str | Function | None:
+        return self.find(name)[1]
+
+
+def _old_api(name: str) -> bool:
+    return any(name == m or name.startswith(m + ".") for m in OLD_APIS)
 
 
 def _own_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
@@ -564,15 +891,67 @@ def _own_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _own_statements(case.body)
 
 
-def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+def _is_flag(test: ast.expr) -> bool:
+    """Whether an ``if`` tests a flag (``USE_LEGACY``, ``config.legacy_ffi``, ``not flag``,
+    ``os.environ.get(...) == "1"``), not a mode or a value (``on_error == "raise"``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _is_flag(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return all(_is_flag(v) for v in test.values)
+    if isinstance(test, ast.Compare):
+        return any(
+            (isinstance(n, ast.Attribute) and n.attr in ("environ", "getenv"))
+            or (isinstance(n, ast.Name) and n.id in ("environ", "getenv"))
+            for n in ast.walk(test)
+        )
+    return isinstance(test, ast.Name | ast.Attribute)
+
+
+def _callee(call: ast.Call) -> str:
+    """What a callback call calls, to match a legacy call with its current twin: the host
+    function of ``pure_callback(fn, ...)``, the target of ``ffi_call("name", ...)``."""
+    first = call.args[0] if call.args else None
+    for k in call.keywords:
+        if k.arg in ("callback", "target_name"):
+            first = k.value
+    if first is None:
+        return ""
+    try:
+        return ast.dump(first)
+    except RecursionError:
+        return "?"
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """Whether a block ends by leaving (return, raise, continue, break)."""
+    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue | ast.Break)
+
+
+def _catches_probe_error(handler: ast.ExceptHandler) -> bool:
+    """Whether this handler catches what a missing API raises (ImportError, AttributeError)."""
     if handler.type is None:
         return True
     types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     return any(
-        (isinstance(t, ast.Name) and t.id in IMPORT_ERRORS)
-        or (isinstance(t, ast.Attribute) and t.attr in IMPORT_ERRORS)
+        (isinstance(t, ast.Name) and t.id in PROBE_ERRORS)
+        or (isinstance(t, ast.Attribute) and t.attr in PROBE_ERRORS)
         for t in types
     )
+
+
+def _short(node: ast.AST, limit: int = 28) -> str:
+    try:
+        text = ast.unparse(node)
+    except RecursionError:  # ast.unparse recurses: a very deep expression
+        return "an operand"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _either(names: Sequence[str]) -> str:
+    """``x``, ``x or y``, ``x, y or z``, ``x, y, z or 4 more``."""
+    if len(names) > 4:
+        return f"{', '.join(names[:3])} or {len(names) - 3} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 # ---------------------------------------------------------------------------- the checker
@@ -594,12 +973,29 @@ class _Checker:
         self.found: dict[tuple[int, int, str], Finding] = {}
         self.scope: _Scope | None = None
         self.functions: list[Function] = []  # the enclosing functions, innermost last
-        self.guarded = 0  # > 0 inside a try that catches ImportError, or its handler
+        # > 0 inside a version check: a try that catches ImportError or AttributeError (or
+        # its handler), an `if` or conditional expression on JAX's version or hasattr(jax, …)
+        self.guarded = 0
+        # module names that hold a version check, and the expression they were set from
+        # (None: a constant set in a try that probes for an API)
+        self.version_flags: dict[str, ast.expr | None] = {}
+        self.old_code = 0  # > 0 in the branch of a version check that a newer JAX never takes
+        # the APIs whose old-style calls are a fallback here: this branch of an if or try sits
+        # beside one that makes the same call with vmap_method (JXC006, JXC007 not reported)
+        self.fallback: list[frozenset[tuple[str, str]]] = []  # (api, what it calls)
+        self.outer_calls: dict[int, ast.Call] = {}  # id(f(...)) -> f(...)(...): its operands
+        # functions registered as a primitive's impl or lowering: the primitive's batching
+        # rule runs first, so no batch axis reaches them (JXC007)
+        self.primitive_rules: set[int] = set()
+        self._resolving: set[str] = set()
+        self._judging: set[tuple[int, str]] = set()
         # for JXC012, decided after the walk
         self.vmapped: dict[int, tuple[str, int]] = {}  # id(function) -> (vmapped name, line)
         self.refs: list[tuple[tuple[int, ...], Function]] = []  # enclosing ids -> function named
         self.ordered_io: list[tuple[ast.Call, tuple[int, ...]]] = []
-        self.no_vmap_method: list[tuple[ast.Call, str, tuple[int, ...]]] = []  # JXC007
+        # JXC007: the call, its API, the enclosing functions, and the operands that may be
+        # batched (None: not known, as for `call = ffi_call(...)` called elsewhere)
+        self.no_vmap_method: list[tuple[ast.Call, str, tuple[int, ...], list[str] | None]] = []
 
     # -- the walk
 
@@ -628,6 +1024,8 @@ class _Checker:
     def report(
         self, node: Located, rule_id: str, message: str | None = None, use: str | None = None
     ) -> None:
+        if self.old_code and RULE[rule_id].versions != EVERY_VERSION:
+            return  # code only an older JAX runs
         line, col = node.lineno, node.col_offset
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         # ast counts columns in UTF-8 bytes; report characters, 1-based, as ruff does
@@ -641,14 +1039,39 @@ class _Checker:
     # -- names
 
     def resolve(self, node: ast.AST) -> str | None:
-        """The dotted name an expression refers to through the imports, or None."""
+        """The dotted name an expression refers to through the imports, or None. A name
+        imported from a module JAX no longer has and also assigned something else in the same
+        scope (``from jax.extend import ffi`` beside ``ffi = jax.ffi``) is read as the
+        assignment: a version shim, not old code."""
         if isinstance(node, ast.Name) and self.scope is not None:
-            hit = self.scope.lookup(node.id)
+            scope, hit = self.scope.find(node.id)
+            if isinstance(hit, str) and scope is not None and _old_api(hit):
+                return self._shimmed(node.id, hit, scope)
             return hit if isinstance(hit, str) else None
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             return f"{base}.{node.attr}" if base else None
         return None
+
+    def _shimmed(self, name: str, old: str, scope: _Scope) -> str | None:
+        others = [
+            v
+            for v in scope.values.get(name, [])
+            if v is not None and not (isinstance(v, ast.Constant) and v.value is None)
+        ]
+        if not others or name in self._resolving:
+            return old
+        self._resolving.add(name)
+        try:
+            resolved = [self.resolve(v) for v in others]
+        finally:
+            self._resolving.discard(name)
+        new = [r for r in resolved if r is not None and not _old_api(r)]
+        if new:
+            return new[0]
+        if all(r is not None for r in resolved):  # every other binding is old too
+            return old
+        return None  # bound to something else too: not known
 
     def function_of(self, node: ast.AST | None) -> Function | None:
         """The function of this module an argument stands for (a name, lambda, partial, jit)."""
@@ -665,13 +1088,36 @@ class _Checker:
 
     def visit_Module(self, node: ast.Module) -> Iterator[ast.AST]:
         self.scope = _Scope(node, None)
-        yield from _children(node)
+        self._find_version_flags(node.body)
+        yield from self._block(node.body)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> Iterator[ast.AST]:
         yield from (*node.decorator_list, *node.bases, *node.keywords)
         outer, self.scope = self.scope, _Scope(node, self.scope)
-        yield from node.body
+        yield from self._block(node.body)
         self.scope = outer
+
+    def _block(self, body: list[ast.stmt]) -> Iterator[ast.AST]:
+        """The statements of a body. After ``if flag: ...; return`` with no ``else``, the
+        statements that follow are its else branch, for the fallback rule (JXC006, JXC007)."""
+        pushed, guarded, old = 0, 0, 0
+        for i, stmt in enumerate(body):
+            yield stmt
+            if isinstance(stmt, ast.If) and not stmt.orelse and _leaves(stmt.body):
+                direction = self._version_direction(stmt.test)  # the rest: the else branch
+                fallback: frozenset[tuple[str, str]] = frozenset()
+                if direction is not None or _is_flag(stmt.test):
+                    rest = self._passes_vmap_method(body[i + 1 :])
+                    fallback = frozenset(self._passes_vmap_method(stmt.body) - rest)
+                self.fallback.append(fallback)
+                pushed += 1
+                g, o = direction in (0, 1), direction == 1
+                self.guarded, self.old_code = self.guarded + g, self.old_code + o
+                guarded, old = guarded + g, old + o
+        if pushed:
+            del self.fallback[-pushed:]
+        self.guarded -= guarded
+        self.old_code -= old
 
     def _function(self, node: Function) -> Iterator[ast.AST]:
         outer = self.scope
@@ -680,7 +1126,7 @@ class _Checker:
         if isinstance(node, ast.Lambda):
             yield node.body
         else:
-            yield from node.body
+            yield from self._block(node.body)
         self.functions.pop()
         self.scope = outer
 
@@ -717,20 +1163,196 @@ class _Checker:
         yield from self._try(node)
 
     def _try(self, node: ast.Try | ast.TryStar) -> Iterator[ast.AST]:
-        guard = any(_catches_import_error(h) for h in node.handlers)
+        guard = any(_catches_probe_error(h) for h in node.handlers)
         self.guarded += guard
-        for stmt in node.body:
-            yield stmt
+        yield from self._block(node.body)
+        # `try: new call with vmap_method / except TypeError: old call`: the handler is the
+        # fallback for older JAX (the other order is not: a newer JAX does not raise there)
+        tried = self._passes_vmap_method(node.body)
         for h in node.handlers:
-            inner = _catches_import_error(h)
+            inner = _catches_probe_error(h)
             self.guarded += inner
+            self.fallback.append(frozenset(tried - self._passes_vmap_method(h.body)))
             yield h
+            self.fallback.pop()
             self.guarded -= inner
         self.guarded -= guard
-        for stmt in (*node.orelse, *node.finalbody):
-            yield stmt
+        yield from (*node.orelse, *node.finalbody)
 
-    # -- imports: JXC005, JXC008
+    def visit_If(self, node: ast.If) -> Iterator[ast.AST]:
+        yield node.test
+        direction = self._version_direction(node.test)
+        then = other = set()
+        if direction is not None or _is_flag(node.test):
+            then = self._passes_vmap_method(node.body)
+            if not node.orelse and _leaves(node.body) and self.scope is not None:
+                # `if flag: return old(...)` and the new call after it: the rest is the else
+                other = self._passes_vmap_method(self._after(node))
+            else:
+                other = self._passes_vmap_method(node.orelse)
+        self.fallback.append(frozenset(other - then))  # `if flag: old else: new`
+        yield from self._branch(node.body, direction, new=1)
+        self.fallback[-1] = frozenset(then - other)  # `if flag: new else: old`
+        yield from self._branch(node.orelse, direction, new=-1)
+        self.fallback.pop()
+
+    def _branch(self, body: list[ast.stmt], direction: int | None, new: int) -> Iterator[ast.AST]:
+        """One branch of an ``if`` on JAX's version: ``new`` is the direction in which it is
+        the branch the newest JAX takes. The other branch is old code: nothing in it is a
+        migration problem. Where the direction is not known, imports in both branches are
+        version probes."""
+        old = direction == -new
+        guard = direction is not None and direction != new
+        self.guarded += guard
+        self.old_code += old
+        yield from self._block(body)
+        self.old_code -= old
+        self.guarded -= guard
+
+    def visit_IfExp(self, node: ast.IfExp) -> Iterator[ast.AST]:
+        yield node.test
+        direction = self._version_direction(node.test)  # jax.ffi if hasattr(jax, "ffi") else …
+        for part, new in ((node.body, 1), (node.orelse, -1)):
+            old = direction == -new
+            guard = direction is not None and direction != new
+            self.guarded += guard
+            self.old_code += old
+            yield part
+            self.old_code -= old
+            self.guarded -= guard
+
+    def _version_direction(self, test: ast.expr, depth: int = 0) -> int | None:
+        """Whether a test is on JAX's version or on what JAX has, and which way: 1 when it
+        holds on the newest JAX (``jax.__version_info__ >= (0, 6)``, ``hasattr(jax,
+        "ffi")``), -1 when it does not (``<``, ``hasattr(jax.extend, "ffi")``, ``not ...``),
+        0 when it is a version check of unknown direction (a flag set in a ``try``), None when
+        it is no version check."""
+        if depth > 8:
+            return None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            d = self._version_direction(test.operand, depth + 1)
+            return None if d is None else -d
+        if isinstance(test, ast.BoolOp):
+            found = [self._version_direction(v, depth + 1) for v in test.values]
+            known = [d for d in found if d is not None]
+            if not known:
+                return None
+            return known[0] if all(d == known[0] for d in known) else 0
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            left = self._mentions_version(test.left)
+            right = self._mentions_version(test.comparators[0])
+            if left == right:
+                return 0 if left else None
+            op = type(test.ops[0])
+            sign = {ast.Gt: 1, ast.GtE: 1, ast.Lt: -1, ast.LtE: -1}.get(op, 0)
+            return sign if left else -sign
+        if (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id in ("hasattr", "getattr")
+            and len(test.args) > 1
+            and isinstance(test.args[1], ast.Constant)
+            and isinstance(test.args[1].value, str)
+        ):
+            base = self.resolve(test.args[0]) or ""
+            if base.split(".")[0] in ("jax", "jaxlib"):
+                return -1 if _old_api(f"{base}.{test.args[1].value}") else 1
+        if isinstance(test, ast.Name) and test.id in self.version_flags:
+            value = self.version_flags[test.id]
+            d = None if value is None else self._version_direction(value, depth + 1)
+            return 0 if d is None else d
+        return 0 if self._mentions_version(test) else None
+
+    def _mentions_version(self, test: ast.expr) -> bool:
+        """Whether an expression reads JAX's version or what JAX has: ``jax.__version__``,
+        ``hasattr(jax, "ffi")``, a name such as ``JAX_VERSION``, or a module flag set from
+        one of them."""
+        for n in ast.walk(test):
+            if isinstance(n, ast.Attribute):
+                if n.attr in ("__version__", "__version_info__", "version_info") and (
+                    self.resolve(n.value) or ""
+                ).startswith("jax"):
+                    return True
+                if VERSION_NAME.search(n.attr):
+                    return True
+            elif isinstance(n, ast.Name):
+                if n.id in self.version_flags or VERSION_NAME.search(n.id):
+                    return True
+            elif (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)
+                and n.func.id in ("hasattr", "getattr")
+                and n.args
+                and (self.resolve(n.args[0]) or "").startswith("jax")
+            ):
+                return True
+        return False
+
+    def _find_version_flags(self, body: list[ast.stmt]) -> None:
+        """Module names that record a version check: ``HAS_FFI = hasattr(jax, "ffi")``, or a
+        constant assigned in a try that probes for an API (``HAS_FFI = True`` / ``False``)."""
+        stack: list[tuple[ast.stmt, bool]] = [(s, False) for s in reversed(body)]
+        while stack:
+            stmt, probe = stack.pop()
+            if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                probed = probe and isinstance(stmt.value, ast.Constant)
+                if probed or self._mentions_version(stmt.value):
+                    for t in targets:
+                        if isinstance(t, ast.Name):
+                            self.version_flags[t.id] = None if probed else stmt.value
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            inner = probe
+            if isinstance(stmt, ast.Try | ast.TryStar):
+                inner = probe or any(_catches_probe_error(h) for h in stmt.handlers)
+            blocks = [getattr(stmt, f, []) for f in ("body", "orelse", "finalbody")]
+            blocks += [h.body for h in getattr(stmt, "handlers", [])]
+            for block in reversed(blocks):
+                stack += [(s, inner) for s in reversed(block)]
+
+    def _passes_vmap_method(self, body: Sequence[ast.AST]) -> set[tuple[str, str]]:
+        """The callback calls made with vmap_method in these statements: ``(api, what it
+        calls)``, the host function of a ``pure_callback`` or the target of an ``ffi_call``."""
+        out: set[tuple[str, str]] = set()
+        for stmt in body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Call) and any(k.arg == "vmap_method" for k in n.keywords):
+                    name = self.resolve(n.func)
+                    if name in PURE_CALLBACK:
+                        out.add(("pure_callback", _callee(n)))
+                    elif name in FFI_CALL:
+                        out.add(("ffi_call", _callee(n)))
+        return out
+
+    def _after(self, node: ast.stmt) -> list[ast.stmt]:
+        """The statements after this one in the body that holds it (of the current scope's
+        own statements), for ``if ...: return`` without ``else``."""
+        scope_node = self.scope.node if self.scope is not None else None
+        bodies: list[list[ast.stmt]] = []
+        if isinstance(
+            scope_node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+        ):
+            stack = [scope_node.body]
+            while stack:
+                body = stack.pop()
+                bodies.append(body)
+                for stmt in body:
+                    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                        continue
+                    stack += [getattr(stmt, f, []) for f in ("body", "orelse", "finalbody")]
+                    stack += [h.body for h in getattr(stmt, "handlers", [])]
+        for body in bodies:
+            for i, stmt in enumerate(body):
+                if stmt is node:
+                    return body[i + 1 :]
+        return []
+
+    def _in_fallback(self, api: str, call: ast.Call) -> bool:
+        key = (api, _callee(call))
+        return any(key in f for f in self.fallback)
+
+    # -- imports: JXC005, JXC008, JXC013, JXC016
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
@@ -751,8 +1373,10 @@ class _Checker:
             self.report(alias, "JXC008")
         elif name == EXTEND_FFI or name.startswith(EXTEND_FFI + "."):
             self.report(alias, "JXC013")
+        elif name == XLA_CLIENT or name.startswith(XLA_CLIENT + "."):
+            self.report(alias, "JXC016")
 
-    # -- references: JXC001–JXC005
+    # -- references: JXC001–JXC005, JXC013, JXC016
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
@@ -764,8 +1388,12 @@ class _Checker:
     def visit_Attribute(self, node: ast.Attribute) -> Iterator[ast.AST]:
         if isinstance(node.ctx, ast.Load):
             self._host_callback_use(node)
-            if not self.guarded and self.resolve(node) == EXTEND_FFI:  # jax.extend.ffi, spelled out
-                self.report(node, "JXC013")
+            if not self.guarded:  # jax.extend.ffi, jax.lib.xla_client, spelled out
+                name = self.resolve(node)
+                if name == EXTEND_FFI:
+                    self.report(node, "JXC013")
+                elif name == XLA_CLIENT:
+                    self.report(node, "JXC016")
         yield from _children(node)
 
     def _host_callback_use(self, node: ast.Name | ast.Attribute) -> None:
@@ -778,7 +1406,7 @@ class _Checker:
         else:
             self.report(node, "JXC005", f"jax.experimental.host_callback.{attr} no longer exists")
 
-    # -- calls: JXC006, JXC007, JXC009–JXC012
+    # -- calls: JXC006, JXC007, JXC009–JXC012, JXC014, JXC015, JXC017
 
     def partial_of(self, node: ast.AST) -> tuple[str | None, dict[str, ast.keyword]] | None:
         """``(target, keywords)`` when ``node`` is ``functools.partial(target, ...)`` or a name
@@ -797,6 +1425,9 @@ class _Checker:
         return None
 
     def visit_Call(self, node: ast.Call) -> Iterator[ast.AST]:
+        if isinstance(node.func, ast.Call):  # f(...)(operands): ffi_call's operands
+            self.outer_calls[id(node.func)] = node
+        self._primitive_rule(node)
         name = self.resolve(node.func)
         kw = {k.arg: k for k in node.keywords if k.arg}
         partial = self.partial_of(node.func) if name is None else None
@@ -819,15 +1450,32 @@ class _Checker:
                 )
             if name in FFI_CALL and len(node.args) > 2:
                 self.report(node, "JXC014")
-            if "vectorized" in kw:
+            if self._in_fallback(api, node) or self.old_code:
+                pass  # beside a branch that passes vmap_method, or only an old JAX runs it
+            elif "vectorized" in kw:
                 self._vectorized(kw["vectorized"], api)
             elif "vmap_method" not in kw and all(k.arg for k in node.keywords):
-                self.no_vmap_method.append((node, api, tuple(id(f) for f in self.functions)))
+                operands = self._operands(node, api)
+                maybe = (
+                    None
+                    if operands is None
+                    else [
+                        name
+                        for o in operands
+                        if not self._unbatched(o, self.scope)
+                        for name in self._batch_sources(o)
+                    ]
+                )
+                if maybe is None or maybe:
+                    self.no_vmap_method.append(
+                        (node, api, tuple(id(f) for f in self.functions), maybe)
+                    )
             if name in PURE_CALLBACK:
                 callback = node.args[0] if node.args else getattr(kw.get("callback"), "value", None)
                 fn = self.function_of(callback)
                 if fn is not None:
                     self._raises_in(fn, node)
+                self._complex_result(node, api, kw)
         elif name == DEBUG_PRINT:
             fmt = node.args[0] if node.args else getattr(kw.get("fmt"), "value", None)
             how = _formatted_in_python(fmt)
@@ -845,6 +1493,7 @@ class _Checker:
                 and ordered.value.value is True
             ):
                 self.ordered_io.append((node, tuple(id(f) for f in self.functions)))
+            self._complex_result(node, "io_callback", kw)
         elif name == VMAP:
             fun = node.args[0] if node.args else getattr(kw.get("fun"), "value", None)
             fn = self.function_of(fun)
@@ -852,6 +1501,19 @@ class _Checker:
                 label = fn.name if not isinstance(fn, ast.Lambda) else "a lambda"
                 self.vmapped.setdefault(id(fn), (label, node.lineno))
         yield from _children(node)
+
+    def _primitive_rule(self, call: ast.Call) -> None:
+        """``p.def_impl(f)``, ``mlir.lower_fun(f, ...)``, ``mlir.register_lowering(p, f)``."""
+        func = call.func
+        ident = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        fun = None
+        if ident in ("def_impl", "lower_fun") and call.args:
+            fun = call.args[0]
+        elif ident == "register_lowering" and len(call.args) > 1:
+            fun = call.args[1]
+        fn = self.function_of(fun)
+        if fn is not None:
+            self.primitive_rules.add(id(fn))
 
     def _vectorized(self, kw: ast.keyword, api: str) -> None:
         value = kw.value.value if isinstance(kw.value, ast.Constant) else None
@@ -863,11 +1525,9 @@ class _Checker:
         self.report(kw, "JXC006", f"{api}(vectorized=...) was removed from JAX", use)
 
     def _raises_in(self, fn: Function, call: ast.Call) -> None:
-        if isinstance(fn, ast.Lambda):  # a lambda holds no statements: follow the one it calls
-            inner = self.function_of(fn.body.func) if isinstance(fn.body, ast.Call) else None
-            if inner is None or isinstance(inner, ast.Lambda):
-                return
-            fn = inner
+        fn = self._through_lambda(fn)
+        if isinstance(fn, ast.Lambda):  # a lambda holds no statements
+            return
         where = f"{fn.name}, which is passed to pure_callback on line {call.lineno}"
         for stmt in _own_statements(fn.body):
             if isinstance(stmt, ast.Raise):
@@ -877,7 +1537,320 @@ class _Checker:
                     stmt, "JXC011", f"assert in {where}: if it fails, the behaviour is undefined"
                 )
 
-    # -- after the walk: JXC012
+    def _through_lambda(self, fn: Function) -> Function:
+        """``lambda x: host(x, 2)``: host; any other function: itself."""
+        if isinstance(fn, ast.Lambda) and isinstance(fn.body, ast.Call):
+            inner = self.function_of(fn.body.func)
+            if inner is not None and not isinstance(inner, ast.Lambda):
+                return inner
+        return fn
+
+    # -- JXC007: which operands a batch axis can reach
+
+    def _operands(self, call: ast.Call, api: str) -> list[ast.expr] | None:
+        """The operands a callback call passes to JAX, or None where they are not visible
+        (``f = ffi_call(...)`` called somewhere else)."""
+        if api == "pure_callback":
+            extra = [k.value for k in call.keywords if k.arg not in PURE_CALLBACK_KEYWORDS]
+            return [*call.args[2:], *extra]
+        if len(call.args) > 2:  # the old inline form (JXC014)
+            return list(call.args[2:])
+        outer = self.outer_calls.get(id(call))
+        return None if outer is None else list(outer.args)  # keywords are static attributes
+
+    def _unbatched(self, e: ast.expr, scope: _Scope | None, depth: int = 0) -> bool:
+        """Whether no batch axis can reach this value: it is built from constants, NumPy,
+        shapes and module-level values, or reduced out of the batch first (an ``unvmap…``
+        helper, lax.pmax/psum over a named axis). A parameter, or anything not known, may
+        carry one."""
+        if depth > 30:
+            return False
+        d = depth + 1
+        if isinstance(e, ast.Constant | ast.Lambda | ast.JoinedStr):
+            return True
+        if isinstance(e, ast.Name):
+            return self._name_unbatched(e.id, e.lineno, scope, d)
+        if isinstance(e, ast.Attribute):
+            if e.attr in STATIC_ATTRS:  # x.shape, x.dtype: static under any transformation
+                return True
+            return self._unbatched(e.value, scope, d)
+        if isinstance(e, ast.Tuple | ast.List | ast.Set):
+            return all(self._unbatched(x, scope, d) for x in e.elts)
+        if isinstance(e, ast.Dict):
+            return all(self._unbatched(x, scope, d) for x in e.values)
+        if isinstance(e, ast.BinOp):
+            return self._unbatched(e.left, scope, d) and self._unbatched(e.right, scope, d)
+        if isinstance(e, ast.UnaryOp):
+            return self._unbatched(e.operand, scope, d)
+        if isinstance(e, ast.BoolOp):
+            return all(self._unbatched(x, scope, d) for x in e.values)
+        if isinstance(e, ast.Compare):
+            parts = [e.left, *e.comparators]
+            return all(self._unbatched(x, scope, d) for x in parts)
+        if isinstance(e, ast.IfExp):
+            parts = [e.test, e.body, e.orelse]
+            return all(self._unbatched(x, scope, d) for x in parts)
+        if isinstance(e, ast.Subscript):
+            return self._unbatched(e.value, scope, d) and self._unbatched(e.slice, scope, d)
+        if isinstance(e, ast.Slice):
+            parts = [x for x in (e.lower, e.upper, e.step) if x is not None]
+            return all(self._unbatched(x, scope, d) for x in parts)
+        if isinstance(e, ast.Call):
+            return self._call_unbatched(e, scope, d)
+        return False
+
+    def _batch_sources(self, e: ast.expr) -> list[str]:
+        """The names in an operand that may carry a batch axis (``x`` in
+        ``lax.stop_gradient(x)``), or the operand itself when no name is to blame."""
+        called = {id(n.func) for n in ast.walk(e) if isinstance(n, ast.Call)}
+        found = sorted(
+            (n for n in ast.walk(e) if isinstance(n, ast.Name)),
+            key=lambda n: (n.lineno, n.col_offset),
+        )
+        names = [
+            n.id
+            for n in found
+            if isinstance(n.ctx, ast.Load)
+            and id(n) not in called  # helper(...): the call, not the name, is not known
+            and not self._name_unbatched(n.id, n.lineno, self.scope, 0)
+        ]
+        return list(dict.fromkeys(names)) or [_short(e)]
+
+    def _call_unbatched(self, e: ast.Call, scope: _Scope | None, depth: int) -> bool:
+        func = e.func
+        ident = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if "unvmap" in ident.lower():  # unvmap_max, unvmap_any: reduced over the batch
+            return True
+        name = self.resolve(func)
+        args = [*e.args, *(k.value for k in e.keywords)]
+        if name in REDUCE_OVER_AXIS and (
+            len(e.args) > 1 or "axis_name" in {k.arg for k in e.keywords}
+        ):
+            return True  # lax.pmax(i, "batch"): one value for the whole batch
+        if isinstance(func, ast.Name) and ident == "len" and name is None:
+            return True
+        plain = isinstance(func, ast.Name) and name is None and not self._binds(ident, scope)
+        library = name is not None and name.startswith(LIBRARIES)
+        if library or (plain and ident in VALUE_BUILTINS):
+            return all(self._unbatched(a, scope, depth) for a in args)
+        if isinstance(func, ast.Attribute) and name is None:  # x.astype(...), x.sum()
+            return self._unbatched(func.value, scope, depth) and all(
+                self._unbatched(a, scope, depth) for a in args
+            )
+        return False  # a function of this module, or not known
+
+    def _binds(self, name: str, scope: _Scope | None) -> bool:
+        while scope is not None:
+            if scope.binds(name):
+                return True
+            scope = scope.parent
+        return False
+
+    def _name_unbatched(self, name: str, line: int, scope: _Scope | None, depth: int) -> bool:
+        while scope is not None:
+            if scope.is_function:
+                values = scope.values.get(name, [])
+                rebound = any(v is not None and v.lineno < line for v in values)
+                if name in scope.params and not rebound:  # x, or x read before `x = ...`
+                    return False
+                if values:
+                    key = (id(scope), name)
+                    if key in self._judging:  # i = i + 1
+                        return False
+                    self._judging.add(key)
+                    try:
+                        return all(
+                            v is not None and self._unbatched(v, scope, depth)
+                            for v in scope.values[name]
+                        )
+                    finally:
+                        self._judging.discard(key)
+                if scope.binds(name):  # a function or module: not an array
+                    return True
+            elif not isinstance(scope.node, ast.ClassDef):  # the module
+                return scope.binds(name)  # a module-level value; a name never bound: not known
+            scope = scope.parent
+        return False
+
+    # -- JXC017: complex values for a real result
+
+    def _complex_result(self, call: ast.Call, api: str, kw: dict[str, ast.keyword]) -> None:
+        callback = call.args[0] if call.args else getattr(kw.get("callback"), "value", None)
+        result = call.args[1] if len(call.args) > 1 else None
+        if result is None:
+            result = getattr(kw.get("result_shape_dtypes"), "value", None)
+        fn = self.function_of(callback)
+        if fn is None or result is None:
+            return
+        declared = self._declared_dtypes(result)
+        if not declared or not any(declared):
+            return
+        fn = self._through_lambda(fn)
+        returns: list[ast.expr] = (
+            [fn.body]
+            if isinstance(fn, ast.Lambda)
+            else [
+                s.value for s in _own_statements(fn.body) if isinstance(s, ast.Return) and s.value
+            ]
+        )
+        label = "the lambda" if isinstance(fn, ast.Lambda) else fn.name
+        for ret in returns:
+            values = [ret]
+            if len(declared) > 1:
+                if not (isinstance(ret, ast.Tuple | ast.List) and len(ret.elts) == len(declared)):
+                    continue
+                values = list(ret.elts)
+            for i, (value, dtype) in enumerate(zip(values, declared, strict=True)):
+                source = self._complex_source(value, fn, 0) if dtype else None
+                if source is None:
+                    continue
+                what, line = source
+                which = f"result {i} " if len(declared) > 1 else "a result "
+                self.report(
+                    call,
+                    "JXC017",
+                    f"{label} returns complex values ({what}, line {line}) for {which}that "
+                    f"{api} declares {dtype}: the call fails when it runs (“Incorrect output "
+                    f"dtype … Actual: complex64”; to tell, look at the dtype {label} returns "
+                    "for a sample input)",
+                )
+                return
+
+    def _declared_dtypes(self, result: ast.expr, depth: int = 0) -> list[str | None]:
+        """For each declared result, its dtype as written when it is visibly real, else None."""
+        if depth > 5:
+            return []
+        if isinstance(result, ast.Name) and self.scope is not None:
+            scope: _Scope | None = self.scope
+            while scope is not None and result.id not in scope.values:
+                scope = scope.parent
+            values = [] if scope is None else scope.values[result.id]
+            if len(values) == 1 and values[0] is not None:
+                return self._declared_dtypes(values[0], depth + 1)
+            return []
+        if isinstance(result, ast.Tuple | ast.List):
+            return [
+                (inner[0] if len(inner) == 1 else None)
+                for inner in (self._declared_dtypes(x, depth + 1) for x in result.elts)
+            ]
+        if isinstance(result, ast.Call) and self.resolve(result.func) == "jax.ShapeDtypeStruct":
+            dtype = result.args[1] if len(result.args) > 1 else None
+            for k in result.keywords:
+                if k.arg == "dtype":
+                    dtype = k.value
+            return [
+                ast.unparse(dtype)
+                if dtype is not None and self._dtype_kind(dtype) == "real"
+                else None
+            ]
+        return []
+
+    def _dtype_kind(self, e: ast.expr) -> str | None:
+        """``"real"`` or ``"complex"`` for a dtype written out (jnp.float32, "complex64",
+        float), None when it is not visible (x.dtype)."""
+        if isinstance(e, ast.Constant) and isinstance(e.value, str):
+            word = e.value
+        elif isinstance(e, ast.Name | ast.Attribute):
+            name = self.resolve(e)
+            if name is not None:
+                if not name.startswith(("numpy.", "jax.numpy.", "ml_dtypes.")):
+                    return None
+                word = name.split(".")[-1]
+            elif isinstance(e, ast.Name) and not self._binds(e.id, self.scope):
+                word = e.id  # the builtins float, int, bool, complex
+            else:
+                return None  # x.dtype, a variable: not visible
+        elif isinstance(e, ast.Call) and e.args and (self.resolve(e.func) or "").endswith(".dtype"):
+            return self._dtype_kind(e.args[0])  # np.dtype("float32")
+        else:
+            return None
+        if word in REAL_DTYPES:
+            return "real"
+        if word in COMPLEX_DTYPES:
+            return "complex"
+        return None
+
+    def _complex_source(self, e: ast.expr, fn: Function, depth: int) -> tuple[str, int] | None:
+        """What visibly makes this host value complex, and its line; None when nothing does
+        (real, or not known)."""
+        if depth > 12:
+            return None
+        d = depth + 1
+        if isinstance(e, ast.Constant):
+            return (ast.unparse(e), e.lineno) if isinstance(e.value, complex) else None
+        if isinstance(e, ast.BinOp):
+            return self._complex_source(e.left, fn, d) or self._complex_source(e.right, fn, d)
+        if isinstance(e, ast.UnaryOp):
+            return self._complex_source(e.operand, fn, d)
+        if isinstance(e, ast.IfExp):
+            return self._complex_source(e.body, fn, d) or self._complex_source(e.orelse, fn, d)
+        if isinstance(e, ast.Subscript):
+            return self._complex_source(e.value, fn, d)
+        if isinstance(e, ast.Tuple | ast.List):
+            for x in e.elts:
+                hit = self._complex_source(x, fn, d)
+                if hit:
+                    return hit
+            return None
+        if isinstance(e, ast.Attribute):
+            return self._complex_source(e.value, fn, d) if e.attr in ("T", "mT") else None
+        if isinstance(e, ast.Name):
+            if isinstance(fn, ast.Lambda):
+                return None
+            before = [
+                s
+                for s in _own_statements(fn.body)
+                if isinstance(s, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == e.id for t in s.targets)
+                and s.lineno <= e.lineno
+            ]
+            return self._complex_source(before[-1].value, fn, d) if before else None
+        if isinstance(e, ast.Call):
+            return self._complex_call(e, fn, d)
+        return None
+
+    def _complex_call(self, e: ast.Call, fn: Function, depth: int) -> tuple[str, int] | None:
+        func = e.func
+        name = self.resolve(func)
+        dtype_kw = next((k.value for k in e.keywords if k.arg == "dtype"), None)
+        if isinstance(func, ast.Attribute) and name is None:  # a method of a value
+            if func.attr == "astype":
+                dtype = e.args[0] if e.args else dtype_kw
+                if dtype is not None and self._dtype_kind(dtype) == "complex":
+                    return (f"astype({ast.unparse(dtype)})", e.lineno)
+                return None
+            if func.attr in SAME_KIND_METHODS:
+                return self._complex_source(func.value, fn, depth)
+            return None
+        if name is None:
+            if (
+                isinstance(func, ast.Name)
+                and func.id == "complex"
+                and not self._binds("complex", self.scope)
+            ):
+                return ("complex(...)", e.lineno)
+            return None
+        short = name.split(".")[-1]
+        shown = ast.unparse(func)
+        if not name.startswith(("numpy.", "scipy.")):
+            return None  # a function of this module, or not known
+        if (name.startswith(FFT_MODULES) and short in COMPLEX_FFT) or short in COMPLEX_DTYPES:
+            return (shown, e.lineno)  # np.fft.rfft(x), np.complex64(x)
+        if short in REAL_MAKERS:
+            return None
+        dtypes = [a for a in (*e.args, dtype_kw) if a is not None and self._dtype_kind(a)]
+        if dtypes:  # np.asarray(z, np.float32), np.zeros(n, dtype=complex)
+            kind = self._dtype_kind(dtypes[-1])
+            return (
+                (f"{shown}(…, {ast.unparse(dtypes[-1])})", e.lineno) if kind == "complex" else None
+            )
+        for a in e.args:  # np.exp(1j * x), np.fft.fftshift(z): complex if an argument is
+            hit = self._complex_source(a, fn, depth)
+            if hit:
+                return hit
+        return None
+
+    # -- after the walk: JXC007, JXC012
 
     def finish(self) -> list[Finding]:
         region = dict(self.vmapped)  # functions that run under vmap -> why
@@ -894,14 +1867,24 @@ class _Checker:
             why = next((region[e] for e in reversed(enclosing) if e in region), None)
             return None if why is None else f"under jax.vmap ({why[0]}, vmapped on line {why[1]})"
 
-        for call, api, enclosing in self.no_vmap_method:
+        for call, api, enclosing, maybe in self.no_vmap_method:
+            if any(e in self.primitive_rules for e in enclosing):
+                continue  # a primitive's impl or lowering: its batching rule took the batch
             where = under_vmap(enclosing)
             if where:
                 message = f"{api} without vmap_method {where}: that raises NotImplementedError"
+            elif maybe:
+                these = _either(list(dict.fromkeys(maybe)))
+                message = (
+                    f"{api} without vmap_method may raise NotImplementedError: it does if "
+                    f"jax.vmap batches {these} (to tell: is this code run under jax.vmap, here "
+                    f"or by a caller, with {these} mapped?)"
+                )
             else:
                 message = (
-                    f"{api} without vmap_method: if jax.vmap batches its operands, it raises "
-                    "NotImplementedError"
+                    f"{api} without vmap_method may raise NotImplementedError: the function it "
+                    "returns does if jax.vmap batches an operand it is called with (to tell: is "
+                    "that call run under jax.vmap with an operand mapped?)"
                 )
             self.report(call, "JXC007", message)
         for call, enclosing in self.ordered_io:
@@ -1053,7 +2036,8 @@ example:
   jaxcb check --format json a.py          findings, unchecked paths and a count, as JSON
   jaxcb check --ignore JXC007,JXC009 src/ every rule but these two
 
-exit status: 0 nothing found, 1 findings, 2 a path could not be checked (or a bad option).
+exit status: 0 nothing found, 1 findings, 2 a path could not be checked (or a bad option,
+or a selection that leaves no rule to run).
 A finding is silenced by `# noqa: JXC007` (its rule id) on its line; `--select` and
 `--ignore` also come from [tool.jaxcb-check] in the nearest pyproject.toml."""
 
