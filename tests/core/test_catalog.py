@@ -170,8 +170,9 @@ def test_benchmark_inputs_and_floors(name: str) -> None:
 
 
 def test_each_computations_functions_sit_in_its_section() -> None:
-    """``catalog.py`` has one ``# --- NAME(...)`` section per computation: a function that one
-    catalog entry alone names (inputs, reference, rules, floors), or that is named after a
+    """Each module of the catalog (``pure.py``, ``effects.py``) has one ``# --- NAME(...)``
+    section per computation it defines, the catalog's in order: a function that one catalog
+    entry alone names (inputs, reference, rules, floors), or that is named after a
     computation (``_sum_mean_vjp``, ``cubic_root_scalar``), is defined in that section."""
     import ast
     import re
@@ -179,31 +180,43 @@ def test_each_computations_functions_sit_in_its_section() -> None:
 
     from jaxcb_core import catalog
 
-    source = Path(catalog.__file__).read_text()
-    heads = [
-        (i, m[1])
-        for i, line in enumerate(source.splitlines(), 1)
-        if (m := re.match(r"# --- (\w+)\(", line))
-    ]
-    assert [name for _, name in heads] == NAMES
+    all_heads = []
+    for path in sorted(Path(catalog.__file__).parent.glob("[a-z]*.py"), key=_catalog_order):
+        source = path.read_text()
+        heads = [
+            (i, m[1])
+            for i, line in enumerate(source.splitlines(), 1)
+            if (m := re.match(r"# --- (\w+)\(", line))
+        ]
+        all_heads += [name for _, name in heads]
 
-    def section(line: int) -> str | None:
-        return next((name for start, name in reversed(heads) if start < line), None)
+        def section(line: int, heads: list[tuple[int, str]] = heads) -> str | None:
+            return next((name for start, name in reversed(heads) if start < line), None)
 
-    tree = ast.parse(source)
-    defined = {n.name: section(n.lineno) for n in tree.body if isinstance(n, ast.FunctionDef)}
-    users: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Computation":
-            kw = {k.arg: k.value for k in node.keywords}
-            owner = ast.literal_eval(kw["name"])
-            for value in kw.values():
-                for n in ast.walk(value):
-                    if isinstance(n, ast.Name) and n.id in defined:
-                        users.setdefault(n.id, set()).add(owner)
-    owners = {f: next(iter(u)) for f, u in users.items() if len(u) == 1}
-    owners |= {f: name for f in defined for name in NAMES if name in f}
-    assert {f: defined[f] for f in owners if defined[f] != owners[f]} == {}
+        tree = ast.parse(source)
+        defined = {n.name: section(n.lineno) for n in tree.body if isinstance(n, ast.FunctionDef)}
+        users: dict[str, set[str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Computation":
+                kw = {k.arg: k.value for k in node.keywords}
+                owner = ast.literal_eval(kw["name"])
+                for value in kw.values():
+                    for n in ast.walk(value):
+                        if isinstance(n, ast.Name) and n.id in defined:
+                            users.setdefault(n.id, set()).add(owner)
+        owners = {f: next(iter(u)) for f, u in users.items() if len(u) == 1}
+        owners |= {f: name for f in defined for name in NAMES if name in f}
+        wrong = {f: defined[f] for f in owners if defined[f] != owners[f]}
+        assert wrong == {}, path.name
+    assert all_heads == NAMES
+
+
+def _catalog_order(path: Any) -> int:
+    """A catalog module's place: the catalog's index of its first section (the others last)."""
+    import re
+
+    first = re.search(r"^# --- (\w+)\(", path.read_text(), flags=re.M)
+    return NAMES.index(first[1]) if first else len(NAMES)
 
 
 # The cases the patterns' host function treats apart: non-finite inputs, a <= 0 (outside the

@@ -14,7 +14,7 @@ from typing import Any
 import markdown
 import pytest
 
-from jaxcb_site import data, directives, matrixpage, render
+from jaxcb_site import data, dirbase, directives, matrixpage, render, verdicts
 from jaxcb_site.markers import AnnotateExtension, AnnotationError
 
 
@@ -36,7 +36,7 @@ def _cell(status: str, **kw: Any) -> dict[str, Any]:
 
 
 def test_verdict_of_an_error_quotes_type_and_message() -> None:
-    text = directives.verdict_text(
+    text = verdicts.verdict_text(
         _cell(
             "error",
             error_type="NotImplementedError",
@@ -59,7 +59,7 @@ def test_verdict_of_a_wrong_cell_gives_reason_and_effects() -> None:
         "in_order": True,
         "verdict": "none",
     }
-    text = directives.verdict_text(_cell("wrong", reason="0 of 4 arrived", effects=effects))
+    text = verdicts.verdict_text(_cell("wrong", reason="0 of 4 arrived", effects=effects))
     assert "wrong" in text
     assert "0 of 4 arrived" in text
     assert "effects none: 0/4 arrived" in text
@@ -194,8 +194,8 @@ def test_unknown_directive_fails() -> None:
 
 
 def test_relative_links() -> None:
-    assert directives.rel("computations/sin_scale.md", "matrix.md") == "../matrix.md"
-    assert directives.rel("index.md", "computations/expm.md") == "computations/expm.md"
+    assert dirbase.rel("computations/sin_scale.md", "matrix.md") == "../matrix.md"
+    assert dirbase.rel("index.md", "computations/expm.md") == "computations/expm.md"
 
 
 def test_stash_keeps_long_whole_blocks_and_puts_them_back() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from jaxcb_core import bench
-from jaxcb_site import data, directives, perf, plots
+from jaxcb_site import data, directives, perfformat, perfsummary, plots
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "performance.md"
@@ -38,7 +38,7 @@ def test_every_result_is_on_the_page(rendered: str) -> None:
     shown = set(_medians(rendered))
     for file in data.bench_files():
         for r in file.results:
-            assert perf.fmt_time(r.median_s) in shown, r.key()
+            assert perfformat.fmt_time(r.median_s) in shown, r.key()
     if not any(f.environment.backend != "cpu" for f in data.bench_files()):
         assert "not measured" in rendered.lower()
 
@@ -51,7 +51,7 @@ def test_every_target_is_on_the_page_with_its_verdict(rendered: str) -> None:
     )
     for file in data.bench_files():
         for t in file.targets:
-            assert perf.fmt_ratio(t.value) in rendered
+            assert perfformat.fmt_ratio(t.value) in rendered
         met = sum(t.met for t in file.targets)
         assert f"{met} of {len(file.targets)} targets met" in rendered
 
@@ -73,12 +73,12 @@ def test_derived_numbers(rendered: str) -> None:
         for v in dev.host_patterns():
             t = [dev.t("calls", "sin_scale", v.id, n) for n in sizes]
             if all(t):
-                assert perf.fmt_crossover(bench.crossover(sizes, t, floor), sizes) in rendered  # type: ignore[arg-type]
+                assert perfformat.fmt_crossover(bench.crossover(sizes, t, floor), sizes) in rendered  # type: ignore[arg-type]
 
 
 def test_plots() -> None:
     pytest.importorskip("matplotlib")
-    devs = perf.devices()
+    devs = perfformat.devices()
     out = plots.render(devs)
     assert len(out) == len(plots.PLOTS) * len(devs)
     for path, svg in out.items():
@@ -88,9 +88,9 @@ def test_plots() -> None:
 
 
 def test_formats() -> None:
-    assert perf.fmt_approx(152.0) == "≈ 150"
-    assert perf.fmt_approx(4.4e5) == "≈ 4.4 × 10⁵"
-    assert perf.fmt_time(1.83e-4) == "183 µs"
+    assert perfformat.fmt_approx(152.0) == "≈ 150"
+    assert perfformat.fmt_approx(4.4e5) == "≈ 4.4 × 10⁵"
+    assert perfformat.fmt_time(1.83e-4) == "183 µs"
 
 
 def test_every_cpu_side_by_side() -> None:
@@ -157,7 +157,7 @@ def test_a_fresh_output_buffer_is_decomposed_with_its_page_faults(rendered: str)
         )
     variants = [v for v in committed.variants if v.id != place.id] + [place]
     dev = bench.Device(committed.model_copy(update={"variants": variants, "results": results}))
-    (sentence,) = perf._fresh_outputs(dev)
+    (sentence,) = perfsummary._fresh_outputs(dev)
     assert "`buffer_callback` pattern takes 25 ms with 9,766 page faults per call" in sentence
     assert "NumPy into a preallocated array 10 ms" in sentence
     assert "takes 11 ms (×1.1 NumPy into) with 0 page faults" in sentence
@@ -169,4 +169,4 @@ def test_a_fresh_output_buffer_is_decomposed_with_its_page_faults(rendered: str)
                 and r.page_faults is not None
                 and r.n == max(x.n for x in file.results if x.variant == place.id)
             ):
-                assert f"takes {perf.fmt_time(r.median_s)} (" in rendered
+                assert f"takes {perfformat.fmt_time(r.median_s)} (" in rendered
