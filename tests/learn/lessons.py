@@ -242,7 +242,7 @@ def files_cell(lesson: Lesson) -> str | None:
         text = (lesson.files / name).read_text(encoding="utf-8")
         if "/" in name:
             lines.append(f'Path("{name}").parent.mkdir(parents=True, exist_ok=True)')
-        lines.append(f'Path("{name}").write_text({_literal(text)}, encoding="utf-8")')
+        lines.append(f'Path("{name}").write_text(\n    {_literal(text)},\n    encoding="utf-8",\n)')
     quoted = ", ".join(f'"{n}"' for n in names)
     lines += ["", f'print("wrote:", {quoted})']
     return "\n".join(lines)

@@ -36,8 +36,8 @@ Contract:
 from __future__ import annotations
 
 import ctypes
-import math
 import importlib.metadata
+import math
 import re
 import threading
 from pathlib import Path
