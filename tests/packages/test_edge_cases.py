@@ -25,6 +25,11 @@
   sizes other than 0 multiplying to `2**60` or more): a `ValueError` naming `shape`,
   eagerly and under `jax.jit`, where XLA's or the host's failure used to surface (issue 53);
   the largest shapes within the limits are drawn.
+- Extreme rank (issue 53): an argument of 65 axes (JAX holds it, NumPy 2 at most 64) is a
+  `ValueError` naming it, eagerly and under `jax.jit`, in every package whose arrays reach
+  NumPy on the host (XLA's error, or a crash with `jaxcb_pyffi`, used to surface), the
+  logging forms' `x0` included; the C++ handlers and XLA alone compute it. `cubic_root` of
+  40 axes gives the reference (`np.broadcast_arrays` on the host stopped at 32).
 """
 
 from __future__ import annotations
@@ -614,3 +619,103 @@ def test_host_draw_at_the_limits(package: str, shape: tuple[int, ...]) -> None:
     for out in (draw(), jax.jit(draw)()):
         assert out.shape == shape
         assert out.dtype == np.float32
+
+
+# --- extreme rank (issue 53) ---------------------------------------------------------------
+
+MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32  # NumPy's, on the host
+NO_HOST_NUMPY = {"jaxcb_ffi", "jaxcb_native", "jaxcb_compute_on"}  # C++ handlers, or XLA alone
+HOST_NUMPY = [p for p in PACKAGES if p not in NO_HOST_NUMPY]
+PROGRESS_FORMS = ("progress", "progress_print", "progress_log")
+EFFECT_FORMS = [  # (package, function) of every logging form
+    (p, n)
+    for p in PACKAGES
+    for n in ("log_steps", "log_steps_print", "log_steps_log", *PROGRESS_FORMS)
+    if hasattr(importlib.import_module(p), n)
+]
+
+
+def raised(value: Any, rank: int) -> jax.Array:
+    """`value` with leading axes of 1 up to `rank` (a JAX array: NumPy holds 64 at most)."""
+    value = jnp.asarray(value)
+    return jnp.reshape(value, (1,) * (rank - value.ndim) + value.shape)
+
+
+def effect_call(package: str, name: str) -> Callable[..., Any]:
+    """`name` of `package` on `x0` alone: 2 steps (reports every step), nothing logged."""
+    f = getattr(importlib.import_module(package), name)
+    counts = (2,) if name.startswith("log_steps") else (2, 1)
+    sink = {"log_steps": {"log": quiet}, "progress": {"report": quiet}}.get(name, {})
+    sink = {} if package == "jaxcb_ffi" else sink  # the C++ logger takes no log
+    return lambda x0: f(x0, *counts, **sink)
+
+
+@pytest.mark.parametrize(
+    ("name", "i"), EACH_ARRAY, ids=[f"{n}-{ARRAYS[n][i]}" for n, i in EACH_ARRAY]
+)
+@pytest.mark.parametrize("package", PACKAGES)
+def test_rank_beyond_numpy_on_the_host(package: str, name: str, i: int, x32: None) -> None:
+    """One argument of `MAX_AXES + 1` axes (JAX holds it, NumPy cannot). Where it reaches
+    NumPy on the host: the package's `ValueError` naming it, eagerly and under `jax.jit`;
+    it used to be XLA's "number of dimensions must be within [0, 64]", "Error when calling
+    buffer callback", or a crash of the process (`jaxcb_pyffi`). Where it does not (C++
+    handlers, XLA alone): the right answer, or `sin_scale`'s own refusal of a `y` that is
+    not a scalar."""
+    c, arg = by_name(name), ARRAYS[name][i]
+    args: list[Any] = list(c.make_args(np.dtype("float32")))
+    ref = c.reference(*args)
+    args[i] = raised(args[i], MAX_AXES + 1)
+    for f in (public(package, name), jitted(package, name)):
+        if package in HOST_NUMPY:
+            message = (
+                f"{name}: {arg} must have at most {MAX_AXES} axes (NumPy's limit on the host), "
+                f"got {MAX_AXES + 1}"
+            )
+            with raises(ValueError, message, whole=True):
+                f(*args)
+        elif (name, arg) == ("sin_scale", "y"):
+            with raises(ValueError, f"sin_scale: y must be a scalar, got shape {args[i].shape}"):
+                f(*args)
+        else:
+            out = jax.tree.map(lambda o, r: jnp.reshape(o, np.shape(r)), f(*args), ref)
+            assert_close(out, ref, c.tolerance(np.float32), np.float32)
+
+
+@pytest.mark.parametrize(
+    ("package", "name"), EFFECT_FORMS, ids=[f"{p}-{n}" for p, n in EFFECT_FORMS]
+)
+def test_rank_beyond_numpy_in_the_logging_forms(package: str, name: str, x32: None) -> None:
+    """An `x0` of `MAX_AXES + 1` axes: the package's `ValueError` naming it, eagerly and
+    under `jax.jit`, where the host would get it; the C++ logger logs it."""
+    call = effect_call(package, name)
+    x0 = raised(np.zeros(3, np.float32), MAX_AXES + 1)
+    for f in (call, call if package in OUTSIDE_JIT else jax.jit(call)):
+        if package in HOST_NUMPY:
+            message = (
+                f"{name}: x0 must have at most {MAX_AXES} axes (NumPy's limit on the host), "
+                f"got {MAX_AXES + 1}"
+            )
+            with raises(ValueError, message, whole=True):
+                f(x0)
+        else:
+            out = f(x0)
+            assert out.shape == x0.shape
+            expected = np.asarray(call(np.zeros(3, np.float32)))  # the same steps, rank 1
+            np.testing.assert_array_equal(np.asarray(jnp.ravel(out)), expected)
+
+
+@pytest.mark.skipif(MAX_AXES < 40, reason="NumPy 1 holds 32 axes at most")
+@pytest.mark.parametrize("package", PACKAGES)
+def test_cubic_root_of_rank_40(package: str, x32: None) -> None:
+    """Ranks 33 to 64 used to fail on the host in `np.broadcast_arrays` ("this function only
+    supports up to 32 dimensions but the array has 33"): `a` of shape (8, 1, ..., 1) and `b`
+    of shape (1, ..., 1, 8), 40 axes, give the roots of the (8, 8) reference."""
+    c = by_name("cubic_root")
+    a, b = (np.asarray(v) for v in c.make_args(np.dtype("float32")))
+    ref = c.reference(a[:, None], b[None, :])
+    a40 = jnp.reshape(a, (8,) + (1,) * 39)
+    b40 = jnp.reshape(b, (1,) * 39 + (8,))
+    for f in (public(package, "cubic_root"), jitted(package, "cubic_root")):
+        out = f(a40, b40)
+        assert out.shape == (8,) + (1,) * 38 + (8,)
+        assert_close(np.asarray(out).reshape(8, 8), ref, c.tolerance(np.float32), np.float32)

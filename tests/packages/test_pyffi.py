@@ -207,3 +207,12 @@ def test_registry_without_ffi(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (row.id, row.order) == ("ffi_python/default", 57)
     assert dict(row.implementations) == {}
     assert dict(row.unsupported) == {c.name: UNAVAILABLE for c in CATALOG}
+
+
+def test_a_buffer_numpy_cannot_hold_is_an_error_not_a_crash() -> None:
+    """Under `vmap` a rank-64 argument reaches the handler with 65 axes, more than NumPy
+    holds (issue 53): the bridge reports NumPy's error to XLA instead of letting the
+    exception escape the ctypes callback, which crashed the process ("free(): invalid size")."""
+    x = jnp.ones((2,) + (1,) * 64, jnp.float32)
+    with pytest.raises(jax.errors.JaxRuntimeError, match="maximum supported dimension"):
+        jax.vmap(lambda x: jaxcb_pyffi.sin_scale(x, 2.0))(x).block_until_ready()

@@ -11,6 +11,7 @@ Contract:
   raises `TypeError` naming the traced argument, before anything runs.
 - **Arguments, results and errors** are those of the `jaxcb_native` function of the same
   name; float16 and bfloat16 are computed in float32 and returned in their own dtype.
+  Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 - **Devices.** The arguments may live on any device, or be sharded over several by a
   `NamedSharding` (the host then sees the whole array, gathered in this one process):
   `colocated_python` needs every array argument on the same devices, so they are placed
@@ -241,10 +242,19 @@ def _root(a: float, b: float) -> float:
     return math.copysign(x, b)
 
 
+def _shape(a: np.ndarray, b: np.ndarray) -> tuple[int, ...]:
+    """The shape `a` and `b` broadcast to, from their shapes: `np.broadcast_arrays` and
+    `np.broadcast_shapes` stop at 32 axes."""
+    n = max(a.ndim, b.ndim)
+    pairs = zip((1,) * (n - a.ndim) + a.shape, (1,) * (n - b.ndim) + b.shape, strict=True)
+    return tuple(i if j == 1 else j for i, j in pairs)  # a mismatch: broadcast_to raises
+
+
 def cubic_root_on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The real root by `brentq`, one element at a time (`jaxcb_pure.cubic_root.on_host`)."""
     a, b = np.asarray(a), np.asarray(b)
-    a, b = np.broadcast_arrays(a, b)
+    shape = _shape(a, b)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
     out = np.empty(a.shape, a.dtype)
     for i in np.ndindex(a.shape):  # brentq is scalar-only: one element at a time
         out[i] = _root(float(a[i]), float(b[i]))
@@ -272,16 +282,26 @@ def cubic_root(a: ArrayLike, b: ArrayLike) -> jax.Array:
 # The checks: jaxcb_native's for each computation, then colocated_python's own.
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(fn: str, name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"{fn}: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"{fn}: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _check_floating(fn: str, **arrays: jax.Array) -> None:

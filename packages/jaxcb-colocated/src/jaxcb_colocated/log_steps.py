@@ -22,6 +22,7 @@ Contract:
   over several devices with another kind of sharding (none is public in JAX 0.10.2 and
   later) it raises `ValueError` naming `x0`, before any step runs.
 - **Counts.** `n` is a Python int below `2**31`: the step counter is int32.
+  `x0` of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 - **Missing road.** On a JAX without `colocated_python` (0.4.30) it checks its arguments,
   then raises `NotImplementedError` naming the JAX version.
 """
@@ -126,6 +127,10 @@ def log_steps(x0: ArrayLike, n: int, *, log: Log | None = None) -> jax.Array:
 # --8<-- [end:pattern]
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _check(x0: ArrayLike, n: object, log: object) -> jax.Array:
     """`x0` a concrete floating array on one device or sharded by a `NamedSharding`, `n`
     a step count, `log` callable or None."""
@@ -137,6 +142,11 @@ def _check(x0: ArrayLike, n: object, log: object) -> jax.Array:
         got = f"an array of dtype {x0.dtype}" if isinstance(x0, np.ndarray) else None
         got = got or type(x0).__name__
         raise TypeError(f"log_steps: x0 must be an array of numbers, got {got}") from None
+    if x.ndim > _MAX_AXES:  # JAX holds more: the host call would fail
+        raise ValueError(
+            f"log_steps: x0 must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {x.ndim}"
+        )
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"log_steps: x0 must have a floating dtype, got {x.dtype}")
     if not isinstance(n, int) or isinstance(n, bool):

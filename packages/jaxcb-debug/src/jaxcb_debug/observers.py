@@ -26,7 +26,8 @@ Contract:
   the array on one device.
 - **Derivatives.** Native: `grad` and `jvp` work; the observer does not block AD.
 - **Arguments, results and errors** are those of the `jaxcb_native` function of the same
-  name, and every function takes the same three options:
+  name (arrays of at most 64 axes: NumPy's limit on the host, 32 before NumPy 2), and
+  every function takes the same three options:
     - `report`: `report(name, values)`, called on the host; `None` (the default) logs
       `name values` at INFO level to the `jaxcb_debug` logger. Not callable: `TypeError`.
     - `ordered`: a bool (`TypeError` otherwise); `True` keeps program order with the other
@@ -187,16 +188,26 @@ def cubic_root(
 # The checks: those of jaxcb_native for each computation, then the options of an observer.
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(fn: str, name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"{fn}: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"{fn}: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _check_floating(fn: str, **arrays: jax.Array) -> None:

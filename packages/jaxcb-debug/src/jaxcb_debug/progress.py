@@ -26,6 +26,7 @@ Contract:
 - **Compiled once.** Each form is one module-level `jax.jit` with `n`, `every`,
   `report` and `ordered` static, as in `log_steps`.
 - **Counts.** `n` and `every` are Python ints below `2**31`: the step counter is int32.
+  `x0` of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 """
 
 from __future__ import annotations
@@ -212,16 +213,26 @@ def progress_log(
 # The checks: the arguments, then the options.
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(fn: str, name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"{fn}: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"{fn}: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"{fn}: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _check_count(fn: str, name: str, value: object, low: int) -> None:

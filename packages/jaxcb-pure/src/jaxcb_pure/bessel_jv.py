@@ -24,6 +24,7 @@ Contract:
   `2**32 - 1`); orders beyond `+-(2**31 - 2)` are clamped to it. `z` any floating
   dtype, an integer one promoted to the default float dtype; float16 and bfloat16
   reach the host as float32 and the result is cast back.
+  Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 """
 
 from __future__ import annotations
@@ -44,16 +45,26 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
 ORDER_LIMIT = 2**31 - 2  # int32 orders, with room for v - 1 and v + 1
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"bessel_jv: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"bessel_jv: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"bessel_jv: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _checked(v: ArrayLike, z: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:

@@ -31,6 +31,7 @@ Contract:
   A NaN or infinite `a` or `b` gives NaN.
 - **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16
   reach the host as float32 and the result is cast back.
+  Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 """
 
 from __future__ import annotations
@@ -51,16 +52,26 @@ VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"cubic_root: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"cubic_root: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"cubic_root: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _checked(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
@@ -101,10 +112,19 @@ def _root(a: float, b: float) -> float:
     return math.copysign(x, b)
 
 
+def _shape(a: np.ndarray, b: np.ndarray) -> tuple[int, ...]:
+    """The shape `a` and `b` broadcast to (under vmap either may carry the batch), from
+    their shapes: `np.broadcast_arrays` and `np.broadcast_shapes` stop at 32 axes."""
+    n = max(a.ndim, b.ndim)
+    pairs = zip((1,) * (n - a.ndim) + a.shape, (1,) * (n - b.ndim) + b.shape, strict=True)
+    return tuple(i if j == 1 else j for i, j in pairs)  # a mismatch: broadcast_to raises
+
+
 def on_host(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Runs on the host with concrete arrays; returns the dtype JAX was promised."""
     a, b = np.asarray(a), np.asarray(b)  # callbacks receive jax.Array: view, no copy
-    a, b = np.broadcast_arrays(a, b)  # under vmap either argument may carry the batch
+    shape = _shape(a, b)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
     out = np.empty(a.shape, a.dtype)
     for i in np.ndindex(a.shape):  # brentq is scalar-only: one element at a time
         out[i] = _root(float(a[i]), float(b[i]))

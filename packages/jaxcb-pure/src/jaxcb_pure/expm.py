@@ -30,6 +30,7 @@ Contract:
   diagonal matrix.
 - **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32 and
   the result is cast back.
+  Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 """
 
 from __future__ import annotations
@@ -57,16 +58,26 @@ VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"expm: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"expm: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"expm: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _checked(a: ArrayLike, vmap_method: object) -> tuple[jax.Array, Any]:
@@ -94,10 +105,19 @@ def on_host(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _shape(a: np.ndarray, g: np.ndarray) -> tuple[int, ...]:
+    """The shape `a` and `g` broadcast to (under vmap either may carry the batch), from
+    their shapes: `np.broadcast_arrays` and `np.broadcast_shapes` stop at 32 axes."""
+    n = max(a.ndim, g.ndim)
+    pairs = zip((1,) * (n - a.ndim) + a.shape, (1,) * (n - g.ndim) + g.shape, strict=True)
+    return tuple(i if j == 1 else j for i, j in pairs)  # a mismatch: broadcast_to raises
+
+
 def on_host_vjp(a: np.ndarray, g: np.ndarray) -> np.ndarray:
     """The cotangent of `a`: the Fréchet derivative of expm at `a^T` in direction `g`."""
     a, g = np.asarray(a), np.asarray(g)
-    a, g = np.broadcast_arrays(a, g)  # under vmap either one may carry the batch
+    shape = _shape(a, g)
+    a, g = np.broadcast_to(a, shape), np.broadcast_to(g, shape)
     at = np.swapaxes(a, -1, -2)  # transpose each matrix, not the stack
     out = np.full(a.shape, np.nan, a.dtype)
     for i in np.ndindex(a.shape[:-2]):  # expm_frechet takes one matrix at a time

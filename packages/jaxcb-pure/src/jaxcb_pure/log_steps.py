@@ -20,7 +20,8 @@ it expects, if the call ever ran.
 
 The loop is one module-level `jax.jit` with `n`, `log` and `vmap_method` as static
 arguments, so repeated eager calls reuse one compiled program (an unhashable `log` is
-compiled on every call).
+compiled on every call). `x0` has at most 64 axes: NumPy's limit on the host (32
+before NumPy 2).
 """
 
 from __future__ import annotations
@@ -58,16 +59,26 @@ def on_host(k: np.ndarray, x: np.ndarray, *, log: Callable[[Any, Any], Any]) -> 
 # --8<-- [end:host]
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"log_steps: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"log_steps: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"log_steps: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _check(x0: ArrayLike, n: object, log: object, vmap_method: object) -> jax.Array:

@@ -156,6 +156,8 @@ def _handler(host: Callable[..., None]) -> Any:
             outputs = _views(frame.rets, "result", writable=True)
         except _FFIError as e:
             return _error(frame, _INVALID_ARGUMENT, str(e))
+        except Exception as e:  # e.g. more axes than NumPy holds: an error, never a crash
+            return _error(frame, _INVALID_ARGUMENT, f"{type(e).__name__}: {e}")
         try:
             host(*inputs, *outputs)
         except Exception as e:  # reported to XLA: the caller gets JaxRuntimeError

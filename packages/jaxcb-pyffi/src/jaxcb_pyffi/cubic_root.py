@@ -33,6 +33,7 @@ Contract:
   infinite `a` or `b` gives NaN.
 - **Types.** Floating `a` and `b`, in their common dtype; float16 and bfloat16 reach the
   handler as float32 and the result is cast back.
+  Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).
 - **What runs where.** The checks and reshapes run in Python when the function is
   traced; the derivative rule is compiled by XLA with the rest of the program; `on_host`
   runs in the Python interpreter, called by XLA through `ctypes` in the middle of the
@@ -62,16 +63,26 @@ VMAP_METHOD = "expand_dims"
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", None)
 
 
+# NumPy's limit on an array's axes on the host, where the arrays go (JAX's is wider).
+_MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
 def _array(name: str, value: ArrayLike) -> jax.Array:
     """`value` as a JAX array, or an error that names the argument."""
     try:
-        return jnp.asarray(value)
+        array = jnp.asarray(value)
     except OverflowError as e:  # a Python int beyond the default integer dtype
         raise ValueError(f"cubic_root: {name} is out of range ({e})") from None
     except (TypeError, ValueError):  # None, a string, a ragged list, an object array
         got = f"an array of dtype {value.dtype}" if isinstance(value, np.ndarray) else None
         got = got or type(value).__name__
         raise TypeError(f"cubic_root: {name} must be an array of numbers, got {got}") from None
+    if array.ndim > _MAX_AXES:  # JAX holds more: the host call would fail inside XLA
+        raise ValueError(
+            f"cubic_root: {name} must have at most {_MAX_AXES} axes (NumPy's limit on the host), "
+            f"got {array.ndim}"
+        )
+    return array
 
 
 def _checked(a: ArrayLike, b: ArrayLike, vmap_method: object) -> tuple[jax.Array, jax.Array, Any]:
