@@ -439,6 +439,36 @@ def test_colocated_takes_an_argument_on_other_devices(
         assert leaf.devices() == args[i].devices()
 
 
+ELSEWHERE = [p for p in PACKAGES if p not in OUTSIDE_JIT]  # colocated: the test above
+NATIVE_EXPM = ("jaxcb_native", "jaxcb_compute_on", "jaxcb_debug")  # jax.scipy.linalg.expm
+
+
+@needs_four_devices
+@pytest.mark.parametrize("where", PLACES)
+@pytest.mark.parametrize(
+    ("name", "i"), EACH_ARRAY, ids=[f"{n}-{ARRAYS[n][i]}" for n, i in EACH_ARRAY]
+)
+@pytest.mark.parametrize("package", ELSEWHERE)
+def test_every_road_takes_an_argument_on_other_devices(
+    package: str, name: str, i: int, where: str, x32: None
+) -> None:
+    """The same inputs on every other road (issue 53: "treat them alike"): one argument
+    committed to device 3, or sharded over a mesh of 4, eagerly and under `jax.jit`: the
+    right answer. One exception, JAX's own: `jax.scipy.linalg.expm` (native, compute_on and
+    the debug observer compute with it) refuses a matrix split over an Explicit mesh axis,
+    in the LU it calls, with a message that names the split but not the argument."""
+    c = by_name(name)
+    args = list(c.make_args(np.dtype("float32")))
+    args[i] = place(args[i], where)
+    want = c.reference(*map(np.asarray, args))
+    for f in (public(package, name), jitted(package, name)):
+        if name == "expm" and where == "jax.make_mesh" and package in NATIVE_EXPM:
+            with pytest.raises(Exception, match="must be unsharded on non-batch dimensions"):
+                f(*args)
+            continue
+        assert_close(f(*args), want, c.tolerance(np.float32), np.float32)
+
+
 @needs_four_devices
 @COLOCATED
 @pytest.mark.parametrize("where", ["device 0", *PLACES[1:]])
