@@ -767,8 +767,13 @@ def test_logger_with_a_sharded_input() -> None:
     )
     with raises(ValueError, message, whole=True):
         jaxcb_ffi.log_steps(x, STEPS)
-    with pytest.raises(jax.errors.JaxRuntimeError, match="Side-effect HLO must have sharding"):
+    traced = message.replace(f"got x0 on {n} devices", f"got x0 traced on a mesh of {n} devices")
+    with raises(ValueError, traced, whole=True):  # from the mesh the traced type names
         jax.jit(lambda x: jaxcb_ffi.log_steps(x, STEPS))(x)
+    # a NumPy x0 placed by in_shardings is traced with no mesh in its type: XLA refuses
+    placed = jax.jit(lambda x: jaxcb_ffi.log_steps(x, STEPS), in_shardings=x.sharding)
+    with pytest.raises(jax.errors.JaxRuntimeError, match="Side-effect HLO must have sharding"):
+        placed(np.asarray(x))
 
 
 @needs_ffi
