@@ -14,17 +14,14 @@ NAMES = [c.name for c in CATALOG]
 DIFFERENTIABLE = [c.name for c in CATALOG if c.differentiable]
 
 
-def test_catalog_has_the_eight_computations() -> None:
-    assert NAMES == [
-        "sin_scale",
-        "sum_mean",
-        "bessel_jv",
-        "expm",
-        "cubic_root",
-        "log_steps",
-        "host_draw",
-        "progress",
-    ]
+def test_catalog_names_are_unique_identifiers_pure_first() -> None:
+    """Each name is a module and function name in every package; the pure computations come
+    first, in the matrix's row order, then the effects and the impure input."""
+    assert len(set(NAMES)) == len(NAMES) >= 8
+    assert all(n.isidentifier() and n == n.lower() and not n.startswith("_") for n in NAMES)
+    kinds = [c.kind for c in CATALOG]
+    assert kinds == sorted(kinds, key=lambda k: k != "pure")
+    assert {"effect", "impure"} <= set(kinds)
 
 
 def test_by_name_unknown() -> None:

@@ -20,11 +20,30 @@ import jax
 import numpy as np
 import pytest
 
-from jaxcb_core.catalog import Computation
+from jaxcb_core.catalog import CATALOG, Computation, by_name
 from jaxcb_core.mechanisms import Variant, by_id, discover
 from jaxcb_core.probe import Tally, observe
 
 BATCH = 3  # batch size of the vmap tests
+# The catalog's pure computations, in its order: the test files run over these, so a
+# computation added to the catalog is tested in every package (one that cannot compute it
+# says so in its registry, and its test file leaves it out by name).
+PURE = tuple(c.name for c in CATALOG if c.kind == "pure")
+
+
+def arguments(name: str) -> tuple[str, ...]:
+    """The positional arguments of a computation, from its catalog signature
+    (``"cubic_root(a, b)"``: ``("a", "b")``; keyword-only ones after ``*`` are not)."""
+    inside = by_name(name).signature.split("(", 1)[1].split(")", 1)[0]
+    return tuple(a.strip() for a in inside.split("*", 1)[0].split(",") if a.strip())
+
+
+def results(name: str) -> tuple[str, ...]:
+    """The names of a computation's results, from its catalog signature
+    (``"sum_mean(x) -> (sum, mean)"``: ``("sum", "mean")``; one unnamed result is ``out``)."""
+    _, arrow, names = by_name(name).signature.partition("->")
+    return tuple(n.strip() for n in names.strip(" ()").split(",")) if arrow else ("out",)
+
 
 # vmap with the batch on one argument and not the other, as a reader batches:
 # (computation, in_axes, the batched arguments of a float dtype)

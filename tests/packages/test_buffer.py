@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from pkg_support import (
+    PURE,
     assert_close,
     module,
 )
@@ -44,8 +45,6 @@ def _needs_buffer_callback(request: pytest.FixtureRequest) -> None:
     ):
         pytest.skip(UNAVAILABLE)
 
-
-PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
 
 READ_ONLY = "assignment destination is read-only"
 NO_COPY = "Buffer.__array__ with copy=True is not supported."

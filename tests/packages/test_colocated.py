@@ -17,13 +17,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from pkg_support import assert_close
+from pkg_support import PURE, assert_close
 
 import jaxcb_colocated
 from jaxcb_colocated import computations
 from jaxcb_core.catalog import by_name
 
-NAMES = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
+NAMES = PURE  # every pure computation of the catalog
 TRACED = (
     "{fn}: {name} must be a concrete array, got a traced array: colocated_python runs "
     "outside jit, grad, vmap and every other transform that traces"

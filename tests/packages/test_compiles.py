@@ -16,13 +16,12 @@ from typing import Any
 import jax
 import numpy as np
 import pytest
-from pkg_support import compilations
+from pkg_support import PURE, compilations
 
 from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import discover
 
 CALLS = 100
-PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 PACKAGES = sorted({v.package for v in discover() if v.implementations} - {"jaxcb_legacy"})
 
 

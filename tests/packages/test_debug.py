@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 import scipy.special
 from pkg_support import (
+    PURE,
+    arguments,
     assert_batched_records,
     assert_close,
     assert_records,
@@ -27,6 +29,7 @@ from pkg_support import (
     in_axes,
     raises,
     records,
+    results,
     sink_of,
 )
 
@@ -36,16 +39,10 @@ from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import from_dict
 from jaxcb_debug import _registry
 
-OBSERVERS = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+OBSERVERS = PURE  # an observer for every pure computation
 EFFECTS = ("log_steps", "progress")
 # what each observer reports: its inputs (in argument order), then its outputs
-KEYS = {
-    "sin_scale": (("x", "y"), ("out",)),
-    "sum_mean": (("x",), ("sum", "mean")),
-    "bessel_jv": (("v", "z"), ("out",)),
-    "expm": (("a",), ("out",)),
-    "cubic_root": (("a", "b"), ("out",)),
-}
+KEYS = {name: (arguments(name), results(name)) for name in OBSERVERS}
 
 
 def public(name: str) -> Any:

@@ -45,7 +45,7 @@ import pytest
 import scipy.linalg
 import scipy.special
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
-from pkg_support import assert_close, raises
+from pkg_support import PURE, arguments, assert_close, raises
 
 from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import discover
@@ -304,7 +304,7 @@ def test_sum_mean_narrow_floats_accumulate_in_float32(package: str, narrow: str)
 
 
 @pytest.mark.parametrize("narrow", list(NARROW))
-@pytest.mark.parametrize("name", ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"])
+@pytest.mark.parametrize("name", PURE)
 @pytest.mark.parametrize("package", PACKAGES)
 def test_narrow_floats_accepted(package: str, name: str, narrow: str, x32: None) -> None:
     """The result has the narrow dtype and its precision, against the float64 reference."""
@@ -386,13 +386,7 @@ def test_sum_mean_empty_last_axis(package: str, dtype: np.dtype[Any]) -> None:
 needs_four_devices = pytest.mark.skipif(
     len(jax.devices()) < 4, reason="needs 4 devices (tests/conftest.py asks for 4 CPU devices)"
 )
-ARRAYS = {  # the array arguments of each pure computation, in order
-    "sin_scale": ("x", "y"),
-    "sum_mean": ("x",),
-    "bessel_jv": ("v", "z"),
-    "expm": ("a",),
-    "cubic_root": ("a", "b"),
-}
+ARRAYS = {name: arguments(name) for name in PURE}  # the array arguments, in order
 EACH_ARRAY = [(name, i) for name, names in ARRAYS.items() for i in range(len(names))]
 PLACES = ["device 3", "jax.make_mesh", "jax.sharding.Mesh"]
 COLOCATED = pytest.mark.skipif(

@@ -32,12 +32,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from pkg_support import OTHER_AXES, assert_close, host_calls, module, raises
+from pkg_support import OTHER_AXES, PURE, assert_close, host_calls, module, raises
 
 from jaxcb_core import references
 from jaxcb_core.catalog import by_name
-
-PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,6 +17,7 @@ import jax
 import numpy as np
 import pytest
 from pkg_support import (
+    PURE,
     assert_batched_records,
     assert_close,
     call,
@@ -35,7 +36,6 @@ from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import from_dict
 from jaxcb_io import _registry
 
-PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 EFFECTS = ("log_steps", "progress")
 DIFFERENTIABLE = PURE + EFFECTS
 

@@ -43,6 +43,7 @@ if not _has_host_callback():
 
 from pkg_support import (
     BATCH,
+    PURE,
     assert_close,
     assert_records,
     call,
@@ -70,7 +71,6 @@ DEPRECATED = (
 # Every host_callback use warns; test_host_callback_is_deprecated checks the warning.
 pytestmark = pytest.mark.filterwarnings(f"ignore:{DEPRECATED[:40]}:DeprecationWarning")
 
-PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 EFFECTS = ("log_steps", "progress")
 FORMS = {  # variant id -> the suffix of its function in each pure module
     "host_callback/call": "call",

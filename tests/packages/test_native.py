@@ -19,14 +19,22 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.special
-from pkg_support import assert_close, diff_argnum, in_axes, partial_in, stacked_reference, tangent
+from pkg_support import (
+    PURE,
+    assert_close,
+    diff_argnum,
+    in_axes,
+    partial_in,
+    stacked_reference,
+    tangent,
+)
 
 import jaxcb_compute_on
 import jaxcb_native
 from jaxcb_core import references
 from jaxcb_core.catalog import by_name
 
-NAMES = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
+NAMES = PURE  # every pure computation of the catalog
 PACKAGES = {"jaxcb_native": jaxcb_native, "jaxcb_compute_on": jaxcb_compute_on}
 HOST_MARK = '_xla_compute_type = "host"'  # what compute_on writes on each operation it moves
 

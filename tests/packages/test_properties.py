@@ -32,12 +32,12 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from pkg_support import PURE
 
 from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import discover
 
 PACKAGES = sorted({v.package for v in discover() if v.implementations} - {"jaxcb_legacy"})
-PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
 CASES = [(p, n) for p in PACKAGES for n in PURE]
 OUTSIDE_JIT = {"jaxcb_colocated"}  # colocated_python takes concrete arrays: called eagerly
 # io_callback has no JVP rule; colocated_python runs outside every transform

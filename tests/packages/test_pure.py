@@ -20,14 +20,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from pkg_support import BATCH, assert_close, host_calls, module, raises
+from pkg_support import BATCH, PURE, assert_close, host_calls, module, raises
 
 from jaxcb_core import references
 from jaxcb_core.catalog import by_name
 from jaxcb_core.mechanisms import from_dict
 from jaxcb_pure import expm, host_draw, log_steps
 
-PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
 METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"]
 VARIANT = "pure_callback/default"  # every row shares the modules, and so the probe
 

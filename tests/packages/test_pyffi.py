@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from pkg_support import (
+    PURE,
     assert_close,
     module,
     raises,
@@ -43,9 +44,6 @@ def _needs_ffi(request: pytest.FixtureRequest) -> None:
     """Every test but the registry's fallback needs jax.ffi."""
     if not jaxcb_pyffi.HAS_FFI and request.node.originalname not in RUN_WITHOUT_FFI:
         pytest.skip(UNAVAILABLE)
-
-
-PURE = ["sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"]
 
 
 def fn(name: str) -> Callable[..., Any]:

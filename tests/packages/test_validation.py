@@ -29,7 +29,7 @@ from typing import Any
 import jax
 import numpy as np
 import pytest
-from pkg_support import raises
+from pkg_support import PURE, raises
 
 from jaxcb_core.mechanisms import discover
 
@@ -210,13 +210,11 @@ TABLE["host_draw"] += [
         (np.random.default_rng, "cython_function_or_method"),
     )
 ]
-for observer in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root"):
+for observer in PURE:
     TABLE[observer] += sink_cases(observer, "report")  # jaxcb_debug's observers only
 # jaxcb_pure's, jaxcb_buffer's and jaxcb_ffi's bare callbacks validate as the public
 # function does, under its name; jaxcb_debug's print forms name themselves.
-TABLE |= {
-    f"{n}_callback": TABLE[n] for n in ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
-}
+TABLE |= {f"{n}_callback": TABLE[n] for n in PURE}
 TABLE |= {
     f"{n}_{form}": [(a, k, e, m.replace(f"{n}:", f"{n}_{form}:", 1)) for a, k, e, m in TABLE[n]]
     for n in ("log_steps", "progress")

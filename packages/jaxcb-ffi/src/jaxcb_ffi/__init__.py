@@ -45,8 +45,8 @@ def _find_libraries() -> None:
     A regular install has one folder, the modules and their libraries side by side; an
     editable install serves the modules from src/ and installs each environment's libraries
     (built against its own jaxlib) into its site-packages, the first folder of `__path__`."""
-    for name in ("_noop", "bessel_jv", "cubic_root", "expm", "log_steps", "sin_scale", "sum_mean"):
-        module: Any = sys.modules[f"{__name__}.{name}"]
+    modules: list[Any] = [m for n, m in sys.modules.items() if n.startswith(f"{__name__}.")]
+    for module in (m for m in modules if hasattr(m, "_LIBRARY")):  # each module with a kernel
         found = [Path(folder, module._LIBRARY.name) for folder in __path__]
         module._LIBRARY = next((f for f in found if f.is_file()), module._LIBRARY)
 

@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import HAS_FFI
+from . import HAS_FFI, NO_METADATA_API
 
 if TYPE_CHECKING:  # the row type, for the type checker only: nothing of the harness is imported
     from jaxcb_core.mechanisms import VariantSpec
 
-PURE = ("sin_scale", "sum_mean", "bessel_jv", "expm", "cubic_root")
+
+def _patterns() -> tuple[str, ...]:
+    """The pattern modules beside this file, by name (a private ``_*`` module is none): a
+    computation's module added to the package is in the rows with no edit here."""
+    return tuple(sorted(p.stem for p in Path(__file__).parent.glob("[a-z]*.py")))  # no lib*.so
+
+
+PURE = _patterns()  # the effects have no module here: see UNSUPPORTED
 EFFECTS = ("log_steps", "host_draw", "progress")
 # Every host function of each module: expm's backward pass runs a second one.
 HOST_FUNCTIONS = dict.fromkeys(PURE, ("on_host",)) | {"expm": ("on_host", "on_host_vjp")}
@@ -85,6 +93,14 @@ def variants() -> list[VariantSpec]:
     }
     if not HAS_FFI:
         return [row]
+    if NO_METADATA_API:
+        reason = (
+            f"JAX {jax.__version__} sends a handler's registration-time metadata request without "
+            "the FFI API table, so this ctypes bridge cannot name its FFI version and registering "
+            "a handler fails (0.6.2, 0.7.2: the CPU backend does not start; 0.5.3: the process "
+            "aborts; 0.8.3 sends the table)"
+        )
+        return [row | {"unsupported": dict.fromkeys(PURE + EFFECTS, reason)}]
     modules = {n: importlib.import_module(f"jaxcb_pyffi.{n}") for n in PURE}
     return [
         row
