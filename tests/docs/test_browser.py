@@ -11,47 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console import errors as _errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-def _translated(rel: str) -> bool:
-    """Whether the Chinese page at ``zh/<rel>`` has a source of its own (``page.zh.md``)."""
-    page = rel.removeprefix("zh/").removesuffix("/") or "index"
-    return (DOCS / f"{page}.zh.md").exists() or (DOCS / page / "index.zh.md").exists()
-
-
-def _pages(site: Path) -> list[str]:
-    """Every page of the built site, as a path relative to its root (of the Chinese site,
-    the pages that have a translation)."""
-    out = []
-    for index in sorted(site.rglob("index.html")):
-        rel = index.parent.relative_to(site).as_posix()
-        if rel.startswith(("assets", "search")):
-            continue
-        # the Chinese site: its own pages; the rest are the English pages again under /zh/,
-        # which the English pass covers
-        if rel.startswith("zh/") and not _translated(rel):
-            continue
-        out.append("" if rel == "." else rel + "/")
-    return out
-
-
-def test_every_page_loads_without_console_errors(page: Any, site: Path, site_url: str) -> None:
-    errors = _errors(page)
-    paths = _pages(site)
-    assert len(paths) > 20
-    for path in paths:
-        response = page.goto(site_url + path)
-        assert response is not None, path
-        assert response.ok, path
-        page.wait_for_load_state("load")
-        assert page.locator("h1").first.is_visible(), path
-    assert errors == []
 
 
 def test_chosen_mechanism_follows_to_the_next_page(page: Any, site_url: str) -> None:

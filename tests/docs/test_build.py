@@ -193,7 +193,11 @@ def test_contributing_guide_is_on_the_site_and_the_harness_api_is_not_a_reader_p
         for p in site.rglob("index.html")
         if 'id="jaxcb_core.' in p.read_text(encoding="utf-8")
     )
-    assert rendered == ["contributing/api/core", "zh/contributing/api/core"]
+    # (its rooms on pages of their own under it)
+    assert "contributing/api/core" in rendered
+    assert all(
+        r.startswith(("contributing/api/core", "zh/contributing/api/core")) for r in rendered
+    )
     reader_api = (site / "api" / "index.html").read_text(encoding="utf-8")
     assert "../contributing/api/core/" in reader_api
 

@@ -12,21 +12,30 @@ from jaxcb_site import data, directives, perfformat, perfsummary, plots
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "performance.md"
+# the overview and its pages, one per measurement (docs/performance/*.md), in both languages
+PAGES = [PAGE, *sorted((ROOT / "docs" / "performance").glob("*.md"))]
 TARGETS = ROOT / "docs" / "contributing" / "performance-targets.md"
+
+
+def _src(path: Path) -> str:
+    return path.relative_to(ROOT / "docs").as_posix()
 
 
 @pytest.fixture(scope="module")
 def rendered() -> str:
-    return directives.expand(PAGE.read_text(encoding="utf-8"), "performance.md")
+    """The English performance pages, expanded, one after another."""
+    english = [p for p in PAGES if not p.name.endswith(".zh.md")]
+    return "\n".join(directives.expand(p.read_text(encoding="utf-8"), _src(p)) for p in english)
 
 
 def _medians(text: str) -> list[str]:
     return re.findall(r'<span title="median of[^"]*">([^<]+)</span>', text)
 
 
-def test_page_has_no_typed_tables_or_numbers() -> None:
-    """Tables and numbers on the page come from the engine: the source has none of its own."""
-    text = PAGE.read_text(encoding="utf-8")
+@pytest.mark.parametrize("path", PAGES, ids=_src)
+def test_page_has_no_typed_tables_or_numbers(path: Path) -> None:
+    """Tables and numbers on the pages come from the engine: the sources have none of their own."""
+    text = path.read_text(encoding="utf-8")
     assert not [line for line in text.splitlines() if line.lstrip().startswith("|")]
     assert "<!-- jaxcb:bench-" in text
     prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", text, flags=re.S))

@@ -10,6 +10,8 @@ The notebook (``docs/learn/notebooks/NN_slug.ipynb``) is jupytext's conversion o
 with what a notebook opened alone needs (:func:`notebook_text`): a lesson with files writes them
 in its first code cell, from the files themselves (Colab and a downloaded notebook start in an
 empty folder), and a lesson that sets the number of CPU devices says to start a fresh kernel.
+The committed notebook is that conversion executed by nbclient in a fresh kernel in an empty
+folder (:func:`execute_notebook`), with its outputs.
 
 Each lesson runs twice, in fresh processes with nothing of this repository importable
 (``python -P``), on the CPU with one device, in an empty directory: once as the plain script
@@ -23,6 +25,7 @@ numbers: they are what this machine measured when the output was recorded.
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import json
 import math
@@ -323,35 +326,95 @@ def notebook_cells(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-def run_notebook(lesson: Lesson) -> Ran:
-    """The lesson's committed notebook, its code cells in order in one fresh interpreter (as
-    a kernel runs them), in an empty directory: nothing copied beside it, as in Colab or a
-    folder a downloaded notebook lands in."""
-    cells = notebook_cells(NOTEBOOKS / f"{lesson.id}.ipynb")
-    with tempfile.TemporaryDirectory(prefix=f"jaxcb-nb-{lesson.id}-") as tmp:
-        work = Path(tmp, "empty")
-        work.mkdir()
-        cells_json, out_json = Path(tmp, "cells.json"), Path(tmp, "out.json")
-        cells_json.write_text(json.dumps([list(c) for c in cells]), encoding="utf-8")
-        proc = run_python([str(CELLRUN), str(cells_json), str(out_json)], work, TIMEOUT_S)
-        if not out_json.exists():
-            raise RuntimeError(
-                f"notebook {lesson.id}: the cell runner died ({proc.returncode}):\n"
-                f"{proc.stderr[-3000:]}"
-            )
-        got = json.loads(out_json.read_text(encoding="utf-8"))
-    return Ran(
-        lesson=lesson.id,
-        sha256=lesson.sha256,
-        cells=[(t, o) for t, o in got["cells"]],
-        error=got["error"],
-        script_returncode=None,
-        script_stdout="",
-        script_stderr="",
-        seconds=0.0,
-    )
+def own_packages(lesson: Lesson) -> set[str]:
+    """The Python packages among the lesson's own files (a folder with an ``__init__.py``),
+    which the lesson builds and imports itself (lesson 9's ``ffi_softplus``)."""
+    if lesson.files is None:
+        return set()
+    return {p.parent.name for p in lesson.files.rglob("__init__.py")}
 
 
 def foreign_imports(lesson: Lesson) -> list[str]:
-    """What the lesson imports beyond JAX, NumPy, SciPy and the standard library."""
-    return sorted(imports(lesson.path) - READER_IMPORTS)
+    """What the lesson imports beyond JAX, NumPy, SciPy, the standard library and the
+    packages of its own files."""
+    return sorted(imports(lesson.path) - READER_IMPORTS - own_packages(lesson))
+
+
+# What an executed notebook records of the JAX that ran it (notebook metadata "jaxcb").
+EXECUTED_KEY = "jaxcb"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a terminal's colour codes
+
+
+def execute_notebook(lesson: Lesson, jax_version: str, text: str | None = None) -> str:
+    """The lesson's notebook (:func:`notebook_text`) executed by nbclient in a fresh Python
+    kernel (ipykernel, this interpreter), in an empty temporary folder, on the CPU: the
+    notebook a reader downloads, with the outputs it printed, as JSON text. A cell that
+    raises keeps its error output and ends the run, as in Jupyter. The notebook's metadata
+    names the JAX version that ran it (``jax_version``, the installed one). ``text``: another
+    notebook of the lesson to execute instead (the committed one)."""
+    import jupytext
+    import nbclient
+    import nbformat
+
+    from reader import fresh_env
+
+    nb = nbformat.reads(without_outputs(text) if text else notebook_text(lesson), as_version=4)
+    with tempfile.TemporaryDirectory(prefix=f"jaxcb-nbx-{lesson.id}-") as tmp:
+        work = Path(tmp, "empty")
+        work.mkdir()
+        client = nbclient.NotebookClient(
+            nb,
+            timeout=TIMEOUT_S,
+            kernel_name="python3",
+            record_timing=False,  # no timestamps: the file changes only when outputs do
+            coalesce_streams=True,  # one stdout output per cell, however the kernel sent it
+            resources={"metadata": {"path": str(work)}},
+        )
+        # a cell that raises keeps its error output, and the cells after it none
+        with contextlib.suppress(nbclient.exceptions.CellExecutionError):
+            client.execute(env=fresh_env())
+    nb.metadata["language_info"] = {"name": "python"}  # as written: not the kernel's Python
+    nb.metadata[EXECUTED_KEY] = {"jax": jax_version}
+    return jupytext.writes(nb, fmt="ipynb")
+
+
+def stored_outputs(path: Path) -> tuple[str | None, list[tuple[str, str]], dict[str, str] | None]:
+    """What a committed notebook holds of its run: the JAX version that executed it (None:
+    never executed), each code cell's printed text (its ``stdout`` streams, colour codes
+    left out) by tag, up to the cell that raised, and that cell's error as ``{"cell", "line"}`` (the recorded data's form)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    version = nb.get("metadata", {}).get(EXECUTED_KEY, {}).get("jax")
+    cells: list[tuple[str, str]] = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or cell.get("execution_count") is None:
+            continue
+        tag = cell.get("metadata", {}).get("tags", ["?"])[0]
+        text, error = "", None
+        for out in cell.get("outputs", []):
+            if out["output_type"] == "stream" and out["name"] == "stdout":
+                text += "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            elif out["output_type"] == "error":
+                first = out["evalue"].strip().splitlines()
+                line = f"{out['ename']}: {first[0]}" if first else out["ename"]
+                error = {"cell": tag, "line": line}
+        # JAX colours a printed jaxpr in a kernel (Jupyter shows the colours): the text is
+        # what the script prints
+        cells.append((tag, ANSI.sub("", text)))
+        if error:
+            return version, cells, error
+    return version, cells, None
+
+
+def without_outputs(text: str) -> str:
+    """A notebook's JSON text with no outputs, execution counts or run metadata: what
+    :func:`notebook_text` makes, for a notebook executed from it."""
+    import jupytext
+    import nbformat
+
+    nb = nbformat.reads(text, as_version=4)
+    nb.metadata.pop(EXECUTED_KEY, None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    return jupytext.writes(nb, fmt="ipynb")

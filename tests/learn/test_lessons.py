@@ -5,11 +5,15 @@ cell by cell, in fresh processes, on the installed JAX. Its cells' outputs must 
 ``docs/data/lessons/<jax>.json``; where the lesson stops on this JAX (an API it lacks), the
 stop must be the recorded one. The plain script must print what the cells print together, and
 the lesson's notebook (``docs/learn/notebooks/NN_slug.ipynb``) must be what jupytext makes of the
-script, with what a notebook opened alone needs (``lessons.notebook_text``); a notebook that
-carries the lesson's files runs alone in an empty folder and prints the recorded outputs.
-``pytest tests/learn --update-lessons`` rewrites the data file of this JAX and the notebooks
-(``-k test_notebook_is_the_script``: the notebooks only). Every failure names the lesson and
-the first line that differs.
+script, with what a notebook opened alone needs (``lessons.notebook_text``), and carry the
+outputs of its own run as a notebook on the newest recorded JAX, which must be the recorded
+ones (a cheap check: nothing runs); a notebook that carries the lesson's files is executed
+here as a notebook (nbclient, a fresh kernel), alone in an empty folder, and prints the
+recorded outputs. ``pytest tests/learn --update-lessons`` rewrites the data file of this JAX
+and, on the newest recorded JAX, executes the notebooks and writes them with their outputs
+(``-k test_notebook_is_the_script``: the notebooks only; all nine took 177 s on 2 busy
+cores, lesson 7 with its C++ build 75 s of it). Every failure names the lesson and the first
+line that differs.
 """
 
 from __future__ import annotations
@@ -174,7 +178,13 @@ def test_script_as_copied(lesson: str, runs: dict[str, L.Ran]) -> None:
 
 @pytest.mark.parametrize("lesson", IDS)
 def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> None:
-    """The notebook is jupytext's conversion of the script, valid nbformat."""
+    """The notebook is jupytext's conversion of the script, valid nbformat, with the outputs
+    of its own run (test_notebook_outputs_are_the_recorded_ones checks them).
+
+    ``--update-lessons`` on the newest recorded JAX executes it (nbclient, a fresh kernel, an
+    empty folder: ``lessons.execute_notebook``) and writes it with its outputs; on an older
+    JAX it writes a notebook only where the script's cells changed (without outputs then:
+    the newest JAX's run gives them)."""
     import nbformat
 
     item = next(x for x in LESSONS if x.id == lesson)
@@ -182,10 +192,14 @@ def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> 
     path = L.NOTEBOOKS / f"{lesson}.ipynb"
     if request.config.getoption("--update-lessons"):
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(want, encoding="utf-8")
+        if newest_here():
+            path.write_text(L.execute_notebook(item, jax.__version__), encoding="utf-8")
+        elif not path.exists() or L.without_outputs(path.read_text(encoding="utf-8")) != want:
+            path.write_text(want, encoding="utf-8")
     assert path.exists(), f"lesson {lesson}: no notebook {path.relative_to(L.ROOT)}: run `{UPDATE}`"
-    have = path.read_text(encoding="utf-8")
-    nbformat.validate(nbformat.reads(have, as_version=4))
+    have = L.without_outputs(path.read_text(encoding="utf-8"))
+    nbformat.validate(nbformat.reads(path.read_text(encoding="utf-8"), as_version=4))
+    L.notebook_cells(path)  # no IPython magic: the notebook's code is the script's Python
     if have != want:
         a, b = have.split("\n"), want.split("\n")
         i = next(
@@ -199,9 +213,61 @@ def test_notebook_is_the_script(lesson: str, request: pytest.FixtureRequest) -> 
         )
 
 
+def newest_recorded() -> str:
+    """The newest JAX version with a lessons data file: the committed notebooks' outputs
+    are from it."""
+    return max((p.stem for p in DATA.glob("*.json")), key=_version)
+
+
+def _outputs_differ(
+    lesson: str, entry: LessonRun, cells: list[tuple[str, str]], error: dict[str, str] | None
+) -> str | None:
+    """Where a notebook's outputs (``cells``, ``error``) part from the recorded run ``entry``;
+    None where they agree (a lesson's own files cell, which writes its files, aside)."""
+    outputs = dict(cells)
+    item = next(x for x in LESSONS if x.id == lesson)
+    if item.files:
+        wrote = outputs.pop(L.FILES_TAG, None)
+        if wrote is None or wrote.split() != ["wrote:", *L.file_names(item)]:
+            return f"its cell {L.FILES_TAG!r} printed {wrote!r}"
+    recorded = [(c.tag, c.output) for c in entry.cells]
+    if list(outputs) != [t for t, _ in recorded]:
+        return f"cells ran {list(outputs)}, recorded {[t for t, _ in recorded]}" + (
+            f"; stopped in {error['cell']}: {error['line']}" if error else ""
+        )
+    for tag, then in recorded:
+        diff = L.first_difference(then, outputs[tag])
+        if diff is not None:
+            return f"cell {tag}: {diff}"
+    stop = LessonStop(**error) if error else None
+    if stop != entry.stopped:
+        return f"stopped {stop}, recorded {entry.stopped}"
+    return None
+
+
+@pytest.mark.parametrize("lesson", IDS)
+def test_notebook_outputs_are_the_recorded_ones(lesson: str) -> None:
+    """The committed notebook carries the outputs of its run on the newest recorded JAX, and
+    they are what the lesson printed there (docs/data/lessons/<newest>.json), for this very
+    script: a notebook a reader opens shows what the page shows."""
+    path = L.NOTEBOOKS / f"{lesson}.ipynb"
+    version, cells, error = L.stored_outputs(path)
+    newest = newest_recorded()
+    assert version == newest, (
+        f"notebook {lesson}: outputs from JAX {version}, the newest recorded is {newest}: run "
+        f"`{UPDATE}` on JAX {newest}"
+    )
+    entry = {r.id: r for r in load_lessons(DATA / f"{newest}.json").lessons}.get(lesson)
+    assert entry is not None, f"lesson {lesson}: no recorded output on JAX {newest}"
+    item = next(x for x in LESSONS if x.id == lesson)
+    assert entry.source_sha256 == item.sha256, f"lesson {lesson}: stale output: run `{UPDATE}`"
+    differs = _outputs_differ(lesson, entry, cells, error)
+    assert differs is None, f"notebook {lesson}: {differs}: run `{UPDATE}` on JAX {newest}"
+
+
 # The notebooks of the lessons with files beside them: those run here as notebooks. Every other
 # notebook's code is its script's cells (test_notebook_is_the_script), which test_lesson runs
-# in an empty folder already.
+# in an empty folder already, and its stored outputs are checked against the recorded ones.
 CARRY_FILES = [lesson.id for lesson in LESSONS if lesson.files]
 
 
@@ -211,35 +277,29 @@ CARRY_FILES = [lesson.id for lesson in LESSONS if lesson.files]
     f"(JAX {jax.__version__}) the lesson runs cell by cell only (test_lesson)",
 )
 @pytest.mark.parametrize("lesson", CARRY_FILES)
-def test_notebook_runs_in_an_empty_folder(lesson: str) -> None:
-    """The committed notebook, alone in an empty folder (as Colab and a download see it),
-    writes the files the lesson needs in its first code cells and then prints, cell by cell,
-    what the lesson's page shows for this JAX (the recorded outputs), up to the same stop."""
+def test_notebook_runs_in_an_empty_folder(lesson: str, tmp_path: Path) -> None:
+    """The committed notebook, executed as a notebook (nbclient, a fresh ipykernel) alone in
+    an empty folder (as Colab and a download see it), writes the files the lesson needs in its
+    first code cells and then prints, cell by cell, what the lesson's page shows for this JAX
+    (the recorded outputs), up to the same stop."""
     item = next(x for x in LESSONS if x.id == lesson)
-    ran = L.run_notebook(item)
+    path = L.NOTEBOOKS / f"{lesson}.ipynb"
+    ran = tmp_path / path.name
+    ran.write_text(
+        L.execute_notebook(item, jax.__version__, path.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    _, cells, error = L.stored_outputs(ran)
     entry = committed().get(lesson)
     assert entry is not None, f"lesson {lesson}: no recorded output: run `{UPDATE}`"
-    assert entry.source_sha256 == ran.sha256, f"lesson {lesson}: stale output: run `{UPDATE}`"
-    outputs = dict(ran.cells)
-    wrote = outputs.pop(L.FILES_TAG, None)
-    assert wrote is not None, (
+    assert entry.source_sha256 == item.sha256, f"lesson {lesson}: stale output: run `{UPDATE}`"
+    assert L.FILES_TAG in dict(cells), (
         f"notebook {lesson}: no code cell tagged {L.FILES_TAG!r} writes the lesson's files "
         f"({', '.join(L.file_names(item))}): run `{UPDATE}`"
-        + (f"; it stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
+        + (f"; it stopped in {error['cell']}: {error['line']}" if error else "")
     )
-    assert wrote.split() == ["wrote:", *L.file_names(item)], wrote
-    recorded = [(c.tag, c.output) for c in entry.cells]
-    assert list(outputs) == [t for t, _ in recorded], (
-        f"notebook {lesson}: cells run {list(outputs)}, recorded {[t for t, _ in recorded]}"
-        + (f"; stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
-    )
-    for tag, then in recorded:
-        diff = L.first_difference(then, outputs[tag])
-        assert diff is None, f"notebook {lesson}, cell {tag}: {diff}"
-    stop_now = LessonStop(**ran.error) if ran.error else None
-    assert stop_now == entry.stopped, (
-        f"notebook {lesson}: stopped {stop_now}, recorded {entry.stopped}"
-    )
+    differs = _outputs_differ(lesson, entry, cells, error)
+    assert differs is None, f"notebook {lesson}: {differs}"
 
 
 @pytest.mark.parametrize("lesson", IDS)

@@ -29,6 +29,7 @@ from typing import Any
 from jaxcb_core import schema
 
 from . import data
+from .i18n import fact, word
 from .render import esc, tabs
 
 BEHAVIOUR_DIR = data.ROOT / "docs" / "data" / "behaviour"
@@ -55,11 +56,11 @@ def _label(f: schema.BehaviourFile) -> str:
     return f"JAX {e.jax}"
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: Any, src: str = "") -> str:
     if value is True:
-        return "yes"
+        return word(src, "yes")
     if value is False:
-        return "no"
+        return word(src, "no")
     if value is None:
         return "—"
     return f"`{value}`" if isinstance(value, str) and " " not in value else esc(value)
@@ -82,7 +83,10 @@ def _matching(group: str, pattern: str) -> list[str]:
 
 
 def d_table(src: str, group: str, *patterns: str) -> str:
-    """One table per observation: each fact a row, each environment a column."""
+    """One table per observation: each fact a row, each environment a column.
+
+    On a Chinese page the facts are named in Chinese (``i18n.FACTS``; a gotcha's fact without
+    a name there fails the build) and a gotcha's table is headed by what it shows."""
     fs = files()
     if not fs:
         return "*No behaviour data committed yet: run `pytest tests/behaviour --update-behaviour`.*"
@@ -94,11 +98,16 @@ def d_table(src: str, group: str, *patterns: str) -> str:
             facts: list[str] = []
             for _, o in obs:
                 facts += [k for k in (o.outcome if o else {}) if k not in facts]
+            if group in ("gotcha", "fix"):
+                title = word(src, f"{group}-head", title=title)
             head = "| " + esc(title) + " | " + " | ".join(label for label, _ in obs) + " |"
             rows = [head, "|:--|" + "--:|" * len(obs)]
+            strict = group in ("gotcha", "fix")
             for k in facts:
-                cells = [_fmt(o.outcome.get(k)) if o else "not measured" for _, o in obs]
-                rows.append(f"| {k.replace('_', ' ')} | " + " | ".join(cells) + " |")
+                cells = [
+                    _fmt(o.outcome.get(k), src) if o else word(src, "not measured") for _, o in obs
+                ]
+                rows.append(f"| {fact(src, k, strict)} | " + " | ".join(cells) + " |")
             blocks.append("\n".join(rows))
     return "\n\n".join(blocks)
 
@@ -150,19 +159,32 @@ def _shown(src: str, path: str, group: str, oid: str) -> str:
     return _code(src, path) + "\n\n" + d_table(src, group, oid)
 
 
+def _folded(src: str, path: str, group: str, oid: str, kind: str = "") -> str:
+    """A script and its table in a block the reader opens (``???``): the page keeps the prose
+    of each case in view, and stays short enough to scroll through. ``kind``: the words of
+    the block's title (``gotcha``, ``fix``, ``program``), by default the group's."""
+    title = word(src, f"{kind or group}-title", file=path.rsplit("/", 1)[-1])
+    body = _shown(src, path, group, oid)
+    inner = "\n".join("    " + line if line else line for line in body.split("\n"))
+    return f'??? example "{title}"\n\n{inner}'
+
+
 def d_gotcha(src: str, oid: str) -> str:
-    """The trap: its script (``docs/gotchas/OID.py``), and what it printed on each JAX."""
-    return _shown(src, f"docs/gotchas/{oid}.py", "gotcha", oid)
+    """The trap: its script (``docs/gotchas/OID.py``), and what it printed on each JAX, in a
+    folded block."""
+    return _folded(src, f"docs/gotchas/{oid}.py", "gotcha", oid)
 
 
 def d_gotcha_fix(src: str, oid: str) -> str:
-    """What to write instead: its script (``docs/gotchas/OID.fix.py``) and what it printed."""
-    return _shown(src, f"docs/gotchas/{oid}.fix.py", "fix", oid)
+    """What to write instead: its script (``docs/gotchas/OID.fix.py``) and what it printed,
+    in a folded block."""
+    return _folded(src, f"docs/gotchas/{oid}.fix.py", "fix", oid)
 
 
 def d_program(src: str, path: str, group: str, oid: str) -> str:
-    """Any other reader's script the behaviour session runs: the file, and what it printed."""
-    return _shown(src, path, group, oid)
+    """Any other reader's script the behaviour session runs: the file, and what it printed,
+    in a folded block."""
+    return _folded(src, path, group, oid, kind="program")
 
 
 def d_recipe(src: str, oid: str) -> str:
@@ -180,7 +202,7 @@ def d_recipe(src: str, oid: str) -> str:
         blocks.append((_label(f), f"```text\n{text}\n```"))
     if not blocks:
         raise BehaviourError(f"{src}: recipe {oid} is not measured in any committed file")
-    return code + "\n\nWhat it printed:\n\n" + tabs(blocks)
+    return code + "\n\n" + word(src, "printed") + "\n\n" + tabs(blocks)
 
 
 def d_compare(src: str, *oids: str) -> str:
@@ -202,7 +224,7 @@ def d_compare(src: str, *oids: str) -> str:
     ]
     for k in facts:
         rows.append(
-            f"| {k.replace('_', ' ')} | " + " | ".join(_fmt(o.outcome.get(k)) for o in found) + " |"
+            f"| {fact(src, k)} | " + " | ".join(_fmt(o.outcome.get(k), src) for o in found) + " |"
         )
     return "\n".join(rows)
 

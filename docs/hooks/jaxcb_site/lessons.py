@@ -65,7 +65,7 @@ LANGUAGES = {
         "stops": "在此停止",
         "not_reached": "未运行到此处：课程在更早的步骤停止，于",
         "colab": "在 Colab 中打开",
-        "notebook": "下载 notebook",
+        "notebook": "下载笔记本",
         "script": "脚本",
         "ran": "本页的每段输出都由这段代码在 JAX {versions}（CPU{timing}）上运行打印。",
         "stopped": "在 JAX {version} 上，它在步骤 `{tag}` 处停止：`{line}`。",
@@ -297,6 +297,7 @@ def d_lesson_head(src: str, lesson: str) -> str:
 
 LANGS = {
     ".cc": "cpp",
+    ".cu": "cuda",
     ".cpp": "cpp",
     ".h": "cpp",
     ".py": "python",
@@ -331,7 +332,7 @@ def d_lessons(src: str) -> str:
     """The path as a table: each lesson's page, its notebook, and where it runs as recorded."""
     zh = language(src) == "zh"
     head = (
-        "| # | 课程 | 代码行数 | 完整运行于 JAX | Notebook |"
+        "| # | 课程 | 代码行数 | 完整运行于 JAX | 笔记本 |"
         if zh
         else "| # | lesson | lines of code | runs to the end on JAX | notebook |"
     )

@@ -102,7 +102,7 @@ def filters(ms: Sequence[Matrix]) -> str:
     )
 
 
-def page(ms: Sequence[Matrix]) -> str:
+def page(ms: Sequence[Matrix], label: str = "JAX version / platform") -> str:
     blocks = []
     for i, m in enumerate(ms):
         inner = (
@@ -117,7 +117,7 @@ def page(ms: Sequence[Matrix]) -> str:
         )
     return (
         '<div class="jx-matrix-page" data-search-exclude>'
-        + render.env_switch(ms, label="JAX version / platform")
+        + render.env_switch(ms, label=label)
         + filters(ms)
         + render.legend()
         + "".join(blocks)

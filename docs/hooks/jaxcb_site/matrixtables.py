@@ -9,6 +9,7 @@ from typing import Any
 from . import code, data, matrixpage, render
 from .data import Matrix, load_matrices
 from .dirbase import DirectiveError, catalog, no_data, rel
+from .i18n import word
 from .render import GLYPH, esc
 
 
@@ -54,7 +55,7 @@ def d_matrix(src: str) -> str:
     ms = load_matrices()
     if not ms:
         return no_data()
-    return matrixpage.page(ms)
+    return matrixpage.page(ms, label=word(src, "jax-platform"))
 
 
 def d_summary(src: str, *mechanisms: str) -> str:
@@ -76,7 +77,7 @@ def d_summary(src: str, *mechanisms: str) -> str:
     )
     return (
         '<div class="jx-summary" data-search-exclude>'
-        + render.env_switch(ms, label="JAX version / platform")
+        + render.env_switch(ms, label=word(src, "jax-platform"))
         + tables
         + "</div>"
     )
@@ -251,7 +252,7 @@ def d_calls(src: str, transform: str, *wanted: str) -> str:
         blocks.append(render.env_block(m, i == 0, table))
     return (
         '<div class="jx-summary" data-search-exclude>'
-        + render.env_switch(ms, label="JAX version / platform")
+        + render.env_switch(ms, label=word(src, "jax-platform"))
         + "".join(blocks)
         + "</div>"
     )
@@ -301,7 +302,7 @@ def d_computation(src: str, name: str) -> str:
     if measured:
         table = (
             '<div class="jx-slice" data-search-exclude>'
-            + render.env_switch(measured, label="JAX version / platform")
+            + render.env_switch(measured, label=word(src, "jax-platform"))
             + render.legend()
             + render.slice_for_computation(measured, name)
             + "</div>"

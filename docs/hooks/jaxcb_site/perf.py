@@ -14,13 +14,15 @@ formats and the per-device tabs they share in ``perfformat.py``, the plots in ``
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from . import data, perfsummary, perftables, perftools, plots
+from .i18n import language
 from .perfformat import NO_DATA, devices
 
-SECTIONS: dict[str, Callable[[], str]] = {
+SECTIONS: dict[str, Callable[..., str]] = {
     "every-cpu": perfsummary.sec_every_cpu,
     "pick": perfsummary.sec_pick,
     "findings": perfsummary.sec_findings,
@@ -47,7 +49,14 @@ def directive(name: str) -> Callable[[str], str]:
     def run(src: str) -> str:
         if not data.bench_files():
             return NO_DATA if name == "devices" else ""
-        return SECTIONS[name]()
+        # the plots' paths are relative to the site's root: from a page in a folder
+        # (performance/sizes.md) they go up to it
+        up = "../" * src.count("/")
+        section = SECTIONS[name]
+        # a section written in both languages takes the page's (the recipes page's table)
+        takes = "lang" in inspect.signature(section).parameters
+        out = section(language(src)) if takes else section()
+        return out.replace(f"]({plots.ASSETS}/", f"]({up}{plots.ASSETS}/")
 
     run.__doc__ = SECTIONS[name].__doc__
     run.__module__ = SECTIONS[name].__module__

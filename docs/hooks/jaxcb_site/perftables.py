@@ -32,8 +32,9 @@ def _headline(d: Device) -> str:
         ratio = "–" if vid == "floor/numpy" or floor is None else fmt_ratio(r.median_s / floor)
         calls = "–" if r.host_calls is None else str(r.host_calls)
         rows.append([d.label(vid), cell(r), ratio, calls])
-    return f"![What one call costs, per mechanism]({plots.ASSETS}/{d.stem}-calls.svg)\n\n" + table(
-        ["sin_scale, 1 element", "time per call", "÷ NumPy floor", "host calls"], rows
+    return (
+        f"![What one call costs, per mechanism]({plots.ASSETS}/{d.stem}-calls.svg){{ loading=lazy }}\n\n"
+        + table(["sin_scale, 1 element", "time per call", "÷ NumPy floor", "host calls"], rows)
     )
 
 
@@ -93,7 +94,7 @@ def _sizes(d: Device) -> str:
             ]
         )
     return (
-        f"![sin_scale: time per call against n, log-log]({plots.ASSETS}/{d.stem}-sizes.svg)\n\n"
+        f"![sin_scale: time per call against n, log-log]({plots.ASSETS}/{d.stem}-sizes.svg){{ loading=lazy }}\n\n"
         "**Crossovers**, interpolated log-log between the measured sizes. *Fixed cost "
         f"stops dominating*: the size from which a call takes at least {CROSSOVER:g}× its "
         "one-element time, so that the fixed per-call overhead is at most half of it. "
@@ -117,7 +118,9 @@ def sec_sizes() -> str:
 
 
 def _vmap(d: Device) -> str:
-    parts = [f"![vmap: time per batch against batch size]({plots.ASSETS}/{d.stem}-vmap.svg)"]
+    parts = [
+        f"![vmap: time per batch against batch size]({plots.ASSETS}/{d.stem}-vmap.svg){{ loading=lazy }}"
+    ]
     for comp in d.computations("vmap"):
         cols = d.columns("vmap", comp)
         rows = []

@@ -4,15 +4,24 @@ files that ran the suite have these tables (files from before it do not)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from jaxcb_core.bench import Device
 
 from .perfformat import NOT_MEASURED_READER, cell, fmt_count, fmt_ratio, fmt_time, per_device, table
 
+# The progress-bar table is on the recipes page too, in both languages.
+NOT_MEASURED_ZH = "**未测量**：还没有 GPU 运行过这些基准测试。"
 
-def _measured_on(d: Device) -> str:
+
+def _measured_on(d: Device, lang: str = "en") -> str:
     e = d.env
+    if lang == "zh":
+        return (
+            f"在 {e.processor} 上用 JAX {e.jax} 测得（{e.device_count} 个 {d.kind} 设备，"
+            f"{e.process_count} 个进程），{e.date}。"
+        )
     return (
         f"Measured with JAX {e.jax} on {e.processor} ({e.device_count} {d.kind} device, "
         f"{e.process_count} process), {e.date}."
@@ -24,7 +33,7 @@ def _tools(comp: str) -> Callable[[Device], bool]:
     return lambda d: comp in d.computations("tools")
 
 
-def _progress_bars(d: Device) -> str:
+def _progress_bars(d: Device, lang: str = "en") -> str:
     (steps,) = d.sizes("tools", "progress")
     native = next(v for v in d.columns("tools", "progress") if d.variants[v].role == "native")
     base = d.t("tools", "progress", native, steps)
@@ -37,6 +46,13 @@ def _progress_bars(d: Device) -> str:
         added = "–" if v == native else fmt_time(max(r.median_s - base, 0.0) / steps)
         calls = "–" if r.host_calls is None else f"{r.host_calls:,}"
         rows.append([d.label(v), calls, cell(r), added])
+    if lang == "zh":
+        return (
+            f"一个 {steps:,} 步的 `lax.scan`，一次 jit 调用，循环体中带一个进度报告；“每步增加”"
+            f"是循环的时间减去不带报告的同一循环的时间，再除以它的 {steps:,} 步。"
+            f"{_measured_on(d, lang)}\n\n"
+            + table(["列", "单个循环的主机调用次数", "单个循环的时间", "每步增加"], rows)
+        )
     return (
         f"A `lax.scan` of {steps:,} steps, one jitted call, with a progress report in its "
         "body; “added per step” is the loop's time minus the same loop with no report, "
@@ -45,9 +61,10 @@ def _progress_bars(d: Device) -> str:
     )
 
 
-def sec_progress_bars() -> str:
+def sec_progress_bars(lang: str = "en") -> str:
     """The progress recipe beside jax-tqdm: what a report costs per step of a jitted scan."""
-    return per_device(_progress_bars, NOT_MEASURED_READER, _tools("progress"))
+    missing = NOT_MEASURED_ZH if lang == "zh" else NOT_MEASURED_READER
+    return per_device(functools.partial(_progress_bars, lang=lang), missing, _tools("progress"))
 
 
 def _beside_native(d: Device, comp: str, intro: str, ratio: str) -> str:

@@ -14,8 +14,11 @@ from .dirbase import DirectiveError, catalog
 from .render import esc
 
 
-def d_api(src: str, package: str) -> str:
-    """A mkdocstrings block for the package and each public module, in catalog order."""
+def d_api(src: str, package: str, part: str = "") -> str:
+    """A mkdocstrings block for the package and each public module, in catalog order.
+
+    ``part`` renders a piece of a large package on a page of its own: ``modules`` its
+    top-level modules, the name of a sub-package (``schema``) that sub-package."""
     from .data import ROOT
 
     pkg_dir = next(iter(ROOT.glob(f"packages/*/src/{package}")), None)
@@ -30,10 +33,15 @@ def d_api(src: str, package: str) -> str:
 
     order = {c: i for i, c in enumerate(catalog())}
     names = sorted(public(pkg_dir), key=lambda n: (order.get(n, len(order)), n))
-    blocks = [f"::: {package}.{n}" for n in names]
+    blocks = [f"::: {package}.{n}" for n in names] if part in ("", "modules") else []
+    rooms = sorted(d for d in pkg_dir.iterdir() if (d / "__init__.py").is_file())
+    if part not in ("", "modules", *(r.name for r in rooms)):
+        raise DirectiveError(f"{src}: {package} has no sub-package {part}")
     # a sub-package (the core's rooms, its catalog and schema): its own docstring and what
     # its __init__ defines itself (not what it imports from its modules), then each module
-    for room in sorted(d for d in pkg_dir.iterdir() if (d / "__init__.py").is_file()):
+    for room in rooms:
+        if part and room.name != part:
+            continue
         own = _defined(room / "__init__.py")
         members = f"[{', '.join(own)}]" if own else "false"
         blocks.append(f"::: {package}.{room.name}\n    options:\n      members: {members}")

@@ -1,0 +1,184 @@
+"""Every built page within its budgets, measured in a real browser (Debian's chromium).
+
+A page is at most ``HEIGHT_PX`` tall at 1280 px wide, and its HTML plus the images a reader
+who scrolls through it loads (an image in a closed block or a hidden tab that says
+``loading="lazy"`` waits until it is shown) weigh at most ``BYTES`` together. The search index,
+loaded once for the whole site, is left out. Every page is measured, of the Chinese site those with a
+translation (the others are the English pages again). The heights at 390 px and
+the weights are written to ``test-artifacts/page-budgets.json``, the tallest pages printed.
+The same visits check that every page loads cleanly (one pass over the site, not two).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlparse
+
+import pytest
+from console import errors
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+HEIGHT_PX = 12_000  # at 1280 px wide
+BYTES = 1_000_000  # the page's HTML and its images
+WIDE = {"width": 1280, "height": 900}
+NARROW = {"width": 390, "height": 844}
+#: what went wrong while the pages were measured (``measured`` fills it)
+PROBLEMS: list[str] = []
+
+# A page over a budget (its English path; the same page under zh/ too), with the reason it
+# may be. A page that grows past a budget is split or folded (the gotchas and the edge cases
+# fold their scripts, the performance page has a page per measurement, the harness API a page
+# per room), or named here with its reason; an entry that no page needs any more fails.
+_CODE_TABS = (
+    "a computation's page: ten mechanisms' code tabs (each pattern's sections and its whole "
+    "file, highlighted) and the newest environment's matrix slice (a test link and a tooltip "
+    "per cell); the older environments already load on demand (deferred.py). Over 1 MB of "
+    "HTML, not tall: to slim next (the cells' markup, the whole files on demand)"
+)
+_API = (
+    "the reference of a whole package, rendered by mkdocstrings from its docstrings, one "
+    "section per computation: read from its table of contents and search, within 8 % of the "
+    "height"
+)
+EXCEPTIONS: dict[str, str] = {
+    **{f"computations/{c}/": _CODE_TABS for c in ("sin_scale", "sum_mean", "bessel_jv")},
+    **{f"computations/{c}/": _CODE_TABS for c in ("expm", "cubic_root", "log_steps")},
+    "api/pure/": _API,
+    "api/io/": _API,
+    "contributing/performance-targets/": (
+        "a contributors' page: each target of each CPU file, side by side; within 8 % of the height"
+    ),
+    "claims/": (
+        "each claim with its verdict line from every committed matrix file: it grows with the "
+        "files and the claims checked (10,459 px at the start of issue 47, 12,808 during it); "
+        "to fold the verdict lines next"
+    ),
+    "learn/09-ffi-all-the-way/": (
+        "lesson 9: twelve steps, each with its program and recorded output; the C++ files after "
+        "the first fold (12,911 px when folded, 8 % over; the Chinese page is under): to split "
+        "into two lessons next"
+    ),
+    "distributed/": (
+        "the multi-process page, 110 px over (1 %): its tables are one per question measured"
+    ),
+}
+
+
+def _excepted(rel: str) -> bool:
+    return rel.removeprefix("zh/") in EXCEPTIONS
+
+
+# The images the page loads as the reader scrolls it: every <img> that is shown with the
+# default tabs and closed blocks, and every one that is not lazy (the browser fetches those
+# wherever they are).
+IMAGES = """() => [...document.querySelectorAll('article img')]
+  .filter(i => i.loading !== 'lazy' || i.getClientRects().length > 0)
+  .map(i => i.getAttribute('src'))"""
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _pages(site: Path) -> list[str]:
+    """Every page of the built site; of the Chinese site, the pages with a source of their own
+    (``page.zh.md``): the others are the English page again, in Chinese navigation."""
+    out = []
+    for index in sorted(site.rglob("index.html")):
+        rel = index.parent.relative_to(site).as_posix()
+        if rel.startswith(("assets", "search")) or "/assets/" in f"/{rel}/":
+            continue
+        if rel.startswith("zh/") or rel == "zh":
+            src = rel.removeprefix("zh").strip("/") or "index"
+            if not (DOCS / f"{src}.zh.md").exists() and not (DOCS / src / "index.zh.md").exists():
+                continue
+        out.append("" if rel == "." else rel + "/")
+    return out
+
+
+def _weight(site: Path, rel: str, srcs: list[str]) -> tuple[int, int]:
+    """The page's HTML and its images, in bytes, read from the built site."""
+    html = (site / rel / "index.html").stat().st_size
+    images = 0
+    for src in sorted(set(srcs)):
+        path = urlparse(urljoin(f"http://site/{rel}", src)).path.lstrip("/")
+        file = site / path
+        assert file.is_file(), f"{rel}: image {src} is not in the built site"
+        images += file.stat().st_size
+    return html, images
+
+
+@pytest.fixture(scope="module")
+def measured(browser: Any, site: Path, site_url: str, artifacts: Path) -> dict[str, dict[str, int]]:
+    """Height at 1280 and 390 px, HTML and image bytes of every page of the built site."""
+    out: dict[str, dict[str, int]] = {}
+    pages = _pages(site)
+    for name, viewport in (("wide", WIDE), ("narrow", NARROW)):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        found = errors(page)  # the same pass checks that each page loads cleanly
+        for rel in pages:
+            before = len(found)
+            response = page.goto(site_url + rel)
+            page.wait_for_load_state("load")
+            if response is None or not response.ok:
+                found.append(f"HTTP {response.status if response else 'no response'}")
+            if not page.locator("h1").first.is_visible():
+                found.append("no visible h1")
+            PROBLEMS.extend(f"{rel or '/'} at {viewport['width']} px: {e}" for e in found[before:])
+            row = out.setdefault(rel, {})
+            row[f"height_{viewport['width']}"] = page.evaluate(
+                "document.documentElement.scrollHeight"
+            )
+            if name == "wide":
+                row["html"], row["images"] = _weight(site, rel, page.evaluate(IMAGES))
+        context.close()
+    (artifacts / "page-budgets.json").write_text(json.dumps(out, indent=1), encoding="utf-8")
+    tallest = sorted(out.items(), key=lambda kv: -kv[1]["height_1280"])[:8]
+    for rel, row in tallest:
+        print(
+            f"{rel or '/'}: {row['height_1280']} px at 1280, {row['height_390']} px at 390, "
+            f"{(row['html'] + row['images']) / 1e3:.0f} kB"
+        )
+    return out
+
+
+def test_every_page_loads_without_console_errors(measured: dict[str, dict[str, int]]) -> None:
+    """Measured in the same visits: each page answers, shows its title and reports no console
+    error, uncaught exception or failed request, at both widths."""
+    assert PROBLEMS == []
+
+
+def test_every_page_is_measured(measured: dict[str, dict[str, int]]) -> None:
+    assert len(measured) > 40
+    assert {"gotchas/", "performance/", "zh/gotchas/", "zh/performance/"} <= set(measured)
+    assert all(row["height_1280"] > 0 and row["html"] > 0 for row in measured.values())
+
+
+def test_no_page_is_taller_than_the_budget(measured: dict[str, dict[str, int]]) -> None:
+    over = {
+        rel: row["height_1280"]
+        for rel, row in measured.items()
+        if row["height_1280"] > HEIGHT_PX and not _excepted(rel)
+    }
+    assert over == {}, f"taller than {HEIGHT_PX} px at 1280 px wide: {over}"
+
+
+def test_no_page_weighs_more_than_the_budget(measured: dict[str, dict[str, int]]) -> None:
+    over = {
+        rel: row["html"] + row["images"]
+        for rel, row in measured.items()
+        if row["html"] + row["images"] > BYTES and not _excepted(rel)
+    }
+    assert over == {}, f"more than {BYTES} bytes of HTML and images: {over}"
+
+
+def test_exceptions_are_pages_over_a_budget(measured: dict[str, dict[str, int]]) -> None:
+    """An exception that no page needs any more goes."""
+    for rel in EXCEPTIONS:
+        row = measured[rel]
+        assert row["height_1280"] > HEIGHT_PX or row["html"] + row["images"] > BYTES, (
+            f"{rel} is within both budgets now: drop its exception"
+        )

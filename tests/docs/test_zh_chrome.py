@@ -1,0 +1,125 @@
+"""The Chinese site speaks Chinese around its content: the navigation, the footer and the
+labels the site engine writes (table headings, fact names, folded blocks' titles, captions).
+
+A sample of ``/zh/`` pages is read from the built site; the text of the primary navigation,
+of the footer and of the generated labels (outside code) must hold none of the English
+strings the site's chrome is known to have had (``ENGLISH``). Code, measured output and the
+names of APIs stay as they are.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from jaxcb_site import i18n
+
+pytestmark = pytest.mark.slow
+
+# Where the English used to show on /zh/ (issue 47): the sections of the navigation, the
+# footer's links and credit, the gotchas' table headings and fact names, the matrix's
+# environment switch, the recipes' benchmark caption, the lesson pages' buttons.
+ENGLISH = (
+    "Mechanisms",
+    "Computations",
+    "Performance",
+    "Claims checked",
+    "API reference",
+    "Across shards and processes",
+    "Run it yourself",
+    "Check your code",
+    "Contributors",
+    "Made with",
+    "An unused pure_callback under jit",
+    "host calls",
+    "not measured",
+    "JAX version / platform",
+    "What it printed",
+    "The trap:",
+    "Instead:",
+    "The program:",
+    "Measured with JAX",
+    "added per step",
+    "Download the notebook",
+)
+
+# page: the parts checked. The performance pages' generated tables and sentences, and the
+# facts of the edge cases, are still in English (the pages say so): their navigation and
+# footer are checked.
+ALL = ("navigation", "footer", "labels")
+SAMPLE = {
+    "zh/": ALL,
+    "zh/learn/01-first-pure-callback/": ALL,
+    "zh/learn/05-observing/": ALL,
+    "zh/gotchas/": ALL,
+    "zh/matrix/": ALL,
+    "zh/recipes/": ALL,
+    "zh/performance/": ("navigation", "footer"),
+    "zh/performance/calls/": ("navigation", "footer"),
+    "zh/edges/": ("navigation", "footer"),
+}
+
+
+def _text(fragment: str) -> str:
+    """The visible text of an HTML fragment, code and preformatted output left out."""
+    fragment = re.sub(r"<(pre|code|script|style)\b.*?</\1>", " ", fragment, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def _parts(page: str) -> dict[str, str]:
+    """The navigation, the footer and the generated labels of a built page, as text."""
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>\s*</div>', page, flags=re.S)
+    footer = re.search(r"<footer\b.*?</footer>", page, flags=re.S)
+    article = re.search(r"<article\b.*?</article>", page, flags=re.S)
+    body = article.group(0) if article else ""
+    labels = [
+        *re.findall(r"<summary\b.*?</summary>", body, flags=re.S),  # folded blocks' titles
+        *re.findall(r"<th\b.*?</th>", body, flags=re.S),  # table headings
+        *re.findall(r"<tr>\s*<td\b.*?</td>", body, flags=re.S),  # a table row's first cell
+        *re.findall(
+            r'<p class="jx-switch">.*?</label>', body, flags=re.S
+        ),  # the environment switch
+        *re.findall(r'<a [^>]*class="md-button[^"]*"[^>]*>.*?</a>', body, flags=re.S),
+        *re.findall(r"<p>[^<]*(?:Measured with JAX|What it printed)[^<]*", body),
+    ]
+    return {
+        "navigation": _text(nav.group(0) if nav else ""),
+        "footer": _text(footer.group(0) if footer else ""),
+        "labels": _text(" | ".join(labels)),
+    }
+
+
+@pytest.mark.parametrize("path", list(SAMPLE))
+def test_chinese_chrome_has_no_english_label(site: Path, path: str) -> None:
+    page = (site / path / "index.html").read_text(encoding="utf-8")
+    parts = _parts(page)
+    assert parts["navigation"], f"{path}: no navigation found"
+    found = {
+        part: [e for e in ENGLISH if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)]
+        for part, text in parts.items()
+        if part in SAMPLE[path]
+    }
+    assert {k: v for k, v in found.items() if v} == {}, path
+
+
+def test_the_english_site_keeps_its_labels(site: Path) -> None:
+    """The same parts of the English pages do show the English words (the test above would
+    pass on an empty page otherwise)."""
+    gotchas = _parts((site / "gotchas" / "index.html").read_text(encoding="utf-8"))
+    assert "Mechanisms" in gotchas["navigation"]
+    assert "Made with" in gotchas["footer"]
+    assert "host calls" in gotchas["labels"]
+    assert "The trap:" in gotchas["labels"]
+    matrix = _parts((site / "matrix" / "index.html").read_text(encoding="utf-8"))
+    assert "JAX version / platform" in matrix["labels"]
+
+
+def test_every_gotcha_fact_has_a_chinese_name() -> None:
+    """The build fails on a gotcha fact without a Chinese name (``i18n.fact``, strict)."""
+    with pytest.raises(i18n.LabelError, match="no Chinese name"):
+        i18n.fact("gotchas.zh.md", "a_fact_nobody_measured", strict=True)
+    assert i18n.fact("gotchas.zh.md", "host_calls", strict=True) == "主机调用次数"
+    assert i18n.fact("gotchas.md", "host_calls", strict=True) == "host calls"
