@@ -27,6 +27,7 @@ from jaxcb_site import (
     matrixpage,
     perf,
     prose,
+    searchlang,
     stash,
     statements,
 )
@@ -40,6 +41,7 @@ def on_config(config: Any) -> Any:
     code.REPOSITORY["url"] = config.get("repo_url")  # the code tabs link each file on GitHub
     lessons.REPOSITORY["url"] = config.get("repo_url")  # each lesson's "Open in Colab"
     config.markdown_extensions.append(AnnotateExtension())
+    searchlang.quiet()  # the Chinese pages' words: jieba, through Material's search plugin
     return config
 
 
@@ -76,6 +78,8 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    # a page that the Chinese site shows in English is searched on the English site
+    searchlang.mark(page, searchlang.languages(config))
     # API names link to the JAX docs, jax-changelog:VERSION to its release (docs/data/jax-api.json)
     # the big generated tables wait outside Markdown, the glossary and search (stash.py)
     return stash.keep(apilinks.link(directives.expand(markdown, page.file.src_uri)))
@@ -96,4 +100,13 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     # The switcher's links stay; the head links go.
     # The hidden environments' tables: files beside the site, fetched on demand (deferred.py)
     page_html = deferred.place(stash.restore(output), page.url, config.site_dir)
+    # a page under zh/ searches the Chinese site's own index (searchlang.py)
+    page_html = searchlang.rebase(page_html, page.url, searchlang.languages(config))
     return ALTERNATE.sub("", page_html)
+
+
+# After mkdocs-static-i18n's on_post_build (priority -100), which builds the other languages
+# and merges their search entries into one index: one index per language (searchlang.py).
+@event_priority(-110)
+def on_post_build(config: Any) -> None:
+    searchlang.split(config)

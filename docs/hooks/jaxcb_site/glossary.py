@@ -8,7 +8,8 @@ default the heading, without backticks). A term written as code in the heading
 
 On every reader page (not the glossary itself, the API reference or the contributors' pages)
 the first use of each term in running text (paragraphs, list items, table cells) becomes a
-link to its definition, with the definition's first sentence as its title; text inside
+link to its definition, with the definition's first sentence as its title (the page script,
+``docs/javascripts/jaxcb.js``, shows it in a tooltip on hover, focus and tap); text inside
 links, code blocks, headings and buttons is left alone. Both glossaries must define the same anchors: a page in either
 language links to the glossary of its language. A link to a glossary anchor that is not defined
 fails the strict build (mkdocs' anchor validation).
