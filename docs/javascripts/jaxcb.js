@@ -76,6 +76,42 @@
     });
   }
 
+  // The "what changed when" page (docs/timeline.md): each release's tables load from their
+  // file when opened; a mechanism and a transform narrow the matrix rows (a behaviour row,
+  // which has neither, shows under "all"). A filter loads every release and opens those
+  // with a row left.
+  function fillTimeline(details) {
+    var body = details.querySelector(".jx-tl-body");
+    if (!body || !body.dataset.src) return Promise.resolve();
+    if (!body.jxLoaded) {
+      body.jxLoaded = envFile(body.dataset.src).then(function (doc) {
+        body.innerHTML = doc.html;
+      }).catch(function (e) {
+        body.textContent = "Could not load this release's changes: " + e.message;
+      });
+    }
+    return body.jxLoaded;
+  }
+
+  function applyTimelineFilters(openMatching) {
+    var want = {};
+    document.querySelectorAll(".jx-tl-filter").forEach(function (sel) { want[sel.dataset.filter] = sel.value; });
+    var any = want.mechanism || want.transform;
+    document.querySelectorAll("details.jx-tl-release").forEach(function (details) {
+      fillTimeline(details).then(function () {
+        var left = 0;
+        details.querySelectorAll("table.jx-timeline tbody tr").forEach(function (tr) {
+          var show = true;
+          if (want.mechanism && tr.dataset.mechanism !== want.mechanism) show = false;
+          if (want.transform && (tr.dataset.transforms || "").split(" ").indexOf(want.transform) < 0) show = false;
+          tr.hidden = !show;
+          if (show) left += 1;
+        });
+        if (openMatching && any) details.open = left > 0;
+      });
+    });
+  }
+
   function detailBox() {
     var box = document.querySelector(".jx-detail");
     if (box) return box;
@@ -137,6 +173,11 @@
   }
 
   function init() {
+    document.querySelectorAll("a.jaxcb-term[title]").forEach(function (term) {
+      // the definition shows in the page's own tooltip, not in the browser's as well
+      term.dataset.jxDefinition = term.getAttribute("title");
+      term.removeAttribute("title");
+    });
     var selects = document.querySelectorAll(".jx-env-select");
     selects.forEach(function (sel) {
       if (sel.dataset.jxBound) return;
@@ -151,7 +192,103 @@
         sel.addEventListener("change", function () { applyFilters(page); });
       });
     });
+    document.querySelectorAll(".jx-tl-filter").forEach(function (sel) {
+      if (sel.dataset.jxBound) return;
+      sel.dataset.jxBound = "1";
+      sel.addEventListener("change", function () { applyTimelineFilters(true); });
+    });
+    document.querySelectorAll("details.jx-tl-release").forEach(function (details) {
+      if (details.dataset.jxBound) return;
+      details.dataset.jxBound = "1";
+      details.addEventListener("toggle", function () {
+        if (details.open) fillTimeline(details).then(function () { applyTimelineFilters(false); });
+      });
+    });
   }
+
+  // Glossary terms (a.jaxcb-term, from docs/hooks/jaxcb_site/glossary.py) show their
+  // definition in a tooltip below the term: on hover, on focus, and on a touch screen on a tap,
+  // which leaves the reader on the page. The tooltip links the glossary entry; a second tap on
+  // the term follows the term's own link there. (Material's content.tooltips does this for
+  // every element with a title: on the home page's tables, about 1,700 of them, which costs
+  // over half a second of script at each load.)
+  var GLOSSARY = { en: "Glossary", zh: "术语表" };
+  var pointer = "";     // the kind of pointer that started the latest click: touch, mouse, pen
+  var termTip = null;   // the tooltip, made on first use
+  var termShown = null; // the term whose definition it shows
+  var tapped = null;    // the term whose definition a tap has shown
+  var hideTimer = 0;
+
+  function termBox() {
+    if (termTip) return termTip;
+    termTip = document.createElement("div");
+    termTip.className = "jx-term-tip md-typeset";
+    termTip.id = "jx-term-tip";
+    termTip.setAttribute("role", "tooltip");
+    termTip.hidden = true;
+    termTip.innerHTML = '<span class="jx-term-text"></span> <a class="jx-term-more"></a>';
+    termTip.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+    termTip.addEventListener("mouseleave", hideTermSoon);
+    document.body.appendChild(termTip);
+    return termTip;
+  }
+
+  function showTerm(term) {
+    clearTimeout(hideTimer);
+    var box = termBox();
+    var lang = (document.documentElement.lang || "en").slice(0, 2);
+    box.querySelector(".jx-term-text").textContent = term.dataset.jxDefinition || "";
+    var more = box.querySelector(".jx-term-more");
+    more.href = term.href;
+    more.textContent = (GLOSSARY[lang] || GLOSSARY.en) + " →";
+    box.hidden = false;
+    var r = term.getBoundingClientRect();
+    var page = document.documentElement.clientWidth;
+    var left = r.left + r.width / 2 - box.offsetWidth / 2;
+    left = Math.max(8, Math.min(left, page - box.offsetWidth - 8));
+    box.style.left = (left + window.scrollX) + "px";
+    box.style.top = (r.bottom + window.scrollY + 6) + "px";
+    if (termShown && termShown !== term) termShown.removeAttribute("aria-describedby");
+    term.setAttribute("aria-describedby", box.id);
+    termShown = term;
+  }
+
+  function hideTerm() {
+    clearTimeout(hideTimer);
+    if (termTip) termTip.hidden = true;
+    if (termShown) termShown.removeAttribute("aria-describedby");
+    termShown = tapped = null;
+  }
+
+  function hideTermSoon() {  // time to move the pointer from the term into the tooltip
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hideTerm, 300);
+  }
+
+  function termAt(node) {
+    return node && node.closest ? node.closest("a.jaxcb-term[data-jx-definition]") : null;
+  }
+
+  document.addEventListener("pointerdown", function (e) { pointer = e.pointerType; }, true);
+  document.addEventListener("mouseover", function (e) {
+    var term = termAt(e.target);
+    if (term && pointer !== "touch") showTerm(term);
+  });
+  document.addEventListener("mouseout", function (e) {
+    if (termAt(e.target) && !termAt(e.relatedTarget)) hideTermSoon();
+  });
+  document.addEventListener("focusin", function (e) {
+    var term = termAt(e.target);
+    if (term) showTerm(term);
+    else if (termTip && termTip.contains(e.target)) clearTimeout(hideTimer);
+  });
+  document.addEventListener("focusout", function (e) {
+    if (termAt(e.target) || (termTip && termTip.contains(e.target))) hideTermSoon();
+  });
+  document.addEventListener("keydown", function (e) {
+    pointer = "";  // Enter on a focused term follows its link
+    if (e.key === "Escape" && termShown) hideTerm();
+  });
 
   document.addEventListener("click", function (e) {
     if (!e.target.closest) return;
@@ -162,7 +299,18 @@
       return;
     }
     var tip = e.target.closest("button.jx-tip");
-    if (tip) showDetails(tip, tip.getAttribute("title"), "");
+    if (tip) {
+      showDetails(tip, tip.getAttribute("title"), "");
+      return;
+    }
+    var term = termAt(e.target);
+    if (term && pointer === "touch" && term !== tapped) {
+      e.preventDefault();  // the first tap shows the definition; the next one follows the link
+      showTerm(term);
+      tapped = term;
+    } else if (!term && termShown && !termTip.contains(e.target)) {
+      hideTerm();  // a tap elsewhere closes it
+    }
   });
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

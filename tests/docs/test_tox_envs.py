@@ -35,7 +35,7 @@ def _text(fragment: str) -> str:
 def test_run_page_shows_every_environment_as_tox_ini_describes_it(site: Path) -> None:
     page = (site / "run" / "index.html").read_text(encoding="utf-8")
     rows = re.findall(
-        r"<tr>\s*<td><code>([\w-]+)</code></td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>",
+        r"<tr>\s*<td><code>([\w.-]+)</code></td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>",
         page,
         re.S,
     )

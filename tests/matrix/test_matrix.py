@@ -127,3 +127,34 @@ def _same_descriptions(path: Path) -> None:
     assert not stale, f"{path} describes rows or columns as they no longer are:\n  " + "\n  ".join(
         stale
     )
+
+
+def _pinned_versions() -> dict[str, list[str]]:
+    """``{JAX version: [tox env, ...]}`` for every ``jax==X`` pin in ``tox.ini``."""
+    import configparser
+    import re
+
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read(matrix.data_dir().parents[2] / "tox.ini")
+    out: dict[str, list[str]] = {}
+    for section in ini.sections():
+        if section.startswith("testenv:"):
+            for v in re.findall(r"^\s*jax==([\w.]+)\s*$", ini[section].get("deps", ""), re.M):
+                out.setdefault(v, []).append(section.removeprefix("testenv:"))
+    return out
+
+
+def test_each_committed_file_has_an_environment_that_measures_it() -> None:
+    """The one-process files of the other JAX releases are not measured here (this JAX
+    cannot run them; tests/docs reads them as data): each must have a tox env pinning its
+    JAX, whose run of this file re-measures it (`tox -m timeline` for the releases in between)."""
+    pinned = _pinned_versions()
+    files = [p for p in sorted(matrix.data_dir().glob("*-cpu-*.json")) if "x" not in p.stem]
+    assert files
+    unmeasured = []
+    for path in files:
+        env = load_matrix(path).environment  # each file still loads under the schema
+        assert path.stem == f"{env.jax}-{env.platform}-{env.device_count}", path
+        if env.jax not in pinned:
+            unmeasured.append(path.name)
+    assert not unmeasured, f"no tox env pins the JAX of {unmeasured} (tox.ini)"

@@ -207,6 +207,18 @@ def test_registry_without_ffi(monkeypatch: pytest.MonkeyPatch) -> None:
     assert dict(row.unsupported) == {c.name: UNAVAILABLE for c in CATALOG}
 
 
+def test_registry_where_the_metadata_request_has_no_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What JAX 0.5 to 0.7 get (simulated here): no pattern is imported there (registering
+    one fails, and with it the CPU backend), and every computation is unsupported with the
+    reason, as the timeline's 0.5.3, 0.6.2 and 0.7.2 files record."""
+    monkeypatch.setattr(_registry, "HAS_FFI", True)
+    monkeypatch.setattr(_registry, "NO_METADATA_API", True)
+    (row,) = [from_dict(d) for d in _registry.variants()]
+    assert dict(row.implementations) == {}
+    assert set(row.unsupported) == {c.name for c in CATALOG}
+    assert all("metadata request without the FFI API table" in r for r in row.unsupported.values())
+
+
 def test_a_buffer_numpy_cannot_hold_is_an_error_not_a_crash() -> None:
     """Under `vmap` a rank-64 argument reaches the handler with 65 axes, more than NumPy
     holds (issue 53): the bridge reports NumPy's error to XLA instead of letting the

@@ -26,6 +26,7 @@ from . import (
     matrixtables,
     perf,
     sourcedocs,
+    timeline,
     toxenvs,
     verdicts,
 )
@@ -57,6 +58,7 @@ DIRECTIVES: dict[str, Callable[..., str]] = {
     **distributed.DIRECTIVES,  # dist-NAME: the multi-process page (docs/distributed.md)
     **lessons.DIRECTIVES,  # lesson-head, cell, shows, lesson-file: the learning path
     **toxenvs.DIRECTIVES,  # tox-envs: tox.ini's environments (docs/run.md)
+    **timeline.DIRECTIVES,  # timeline: what changed between measured releases (docs/timeline.md)
 }
 
 

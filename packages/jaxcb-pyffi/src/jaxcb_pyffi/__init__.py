@@ -18,8 +18,14 @@ from __future__ import annotations
 import jax
 
 HAS_FFI = hasattr(jax, "ffi") and hasattr(jax.ffi, "register_ffi_target")
+# JAX 0.5 to 0.7 send a handler's registration-time metadata request without the FFI API
+# table (its `api` is NULL), so the bridge cannot name its FFI version and the registration
+# fails: on 0.6.2 and 0.7.2 the CPU backend then does not start, on 0.5.3 the process aborts
+# (measured; 0.8.3 sends the table). There the patterns are not imported, nothing registers,
+# and the registry says why.
+NO_METADATA_API = HAS_FFI and jax.__version_info__ < (0, 8)
 
-if HAS_FFI:
+if HAS_FFI and not NO_METADATA_API:
     from .bessel_jv import bessel_jv, bessel_jv_callback
     from .cubic_root import cubic_root, cubic_root_callback
     from .expm import expm, expm_callback
@@ -28,6 +34,7 @@ if HAS_FFI:
 
 __all__ = [
     "HAS_FFI",
+    "NO_METADATA_API",
     "bessel_jv",
     "bessel_jv_callback",
     "cubic_root",
