@@ -31,6 +31,14 @@ def _dev(*args: str) -> subprocess.CompletedProcess[str]:
         (("site", "--port", "80000"), "scripts/dev: --port needs a number from 1 to 65535"),
         (("test", "--fast"), "scripts/dev: unknown option for test: --fast"),
         (("test", "-e"), "scripts/dev: -e needs environment names"),
+        (
+            ("test", "--quick", "-e", "py313"),
+            "scripts/dev: --quick picks its own environments: drop -e",
+        ),
+        (
+            ("test", "-e", "docs", "--quick"),
+            "scripts/dev: --quick picks its own environments: drop -e",
+        ),
     ],
 )
 def test_bad_command_lines_print_the_usage_and_exit_2(
@@ -42,7 +50,7 @@ def test_bad_command_lines_print_the_usage_and_exit_2(
     if first is not None:
         assert lines[0] == first
     assert "  scripts/dev site [--port N] [--measure]" in lines
-    assert "  scripts/dev test [-e ENV[,ENV...]] [-- ARGS]" in lines
+    assert "  scripts/dev test [--quick | -e ENV[,ENV...]] [-- ARGS]" in lines
     assert proc.stdout == ""
 
 
