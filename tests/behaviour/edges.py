@@ -45,6 +45,27 @@ EDGES: tuple[tuple[str, str, bool], ...] = (
         "pure_callback(sharding=) naming a device other than the first",
         True,
     ),
+    ("failing-log-io", "What a failing io_callback writes to the log", True),
+    ("failing-log-debug", "What a failing jax.debug.callback writes to the log", True),
+    ("eager-compiles", "Compiles for three calls of a pure_callback, eager and jitted", True),
+    ("sub-byte", "A pure_callback with a uint4 or int2 operand and result", True),
+    (
+        "legacy-vectorized-axes",
+        'vmap_method="legacy_vectorized" under vmap with in_axes=1 and out_axes=1',
+        False,
+    ),
+    ("pmap-devices", "pmap over four devices of a pure_callback without vmap_method", True),
+    ("transpose-io", "linear_transpose of an io_callback", False),
+    (
+        "io-while-batched-pred",
+        "An io_callback in a while loop whose predicate is batched, under vmap",
+        False,
+    ),
+    ("print-unused", "jax.debug.print given a value its format does not use", False),
+    ("callback-two-calls", "jax.debug.callback with its options in a call of their own", False),
+    ("argument-view", "np.asarray of a host function's argument: a view or a copy", False),
+    ("call-order", "The order in which two independent callbacks run", False),
+    ("buffer-copy", "np.array of a buffer_callback's input buffer", True),
 )
 
 for _id, _title, _fresh in EDGES:

@@ -198,7 +198,16 @@ def failed(e: BaseException) -> Outcome:
 
 
 # Every module that registers scenarios (importing one registers its scenarios).
-MODULES = ("compare", "dispatch", "edges", "exceptions", "gotchas", "recipes", "roads")
+MODULES = (
+    "compare",
+    "dispatch",
+    "edges",
+    "exceptions",
+    "gotchas",
+    "packaged",
+    "recipes",
+    "roads",
+)
 
 
 def load_all() -> None:

@@ -1,6 +1,7 @@
 """Behaviour outside the matrix grid, measured on the installed JAX and snapshot-tested.
 
-Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``, ``recipes.py``, ``roads.py``, ``compare.py``): its outcome
+Each test is one scenario (``exceptions.py``, ``dispatch.py``, ``gotchas.py``, ``edges.py``,
+``packaged.py``, ``recipes.py``, ``roads.py``, ``compare.py``): its outcome
 must equal the committed one in ``docs/data/behaviour/``. When JAX changes behaviour the
 test fails and shows both; ``--update-behaviour`` rewrites the file from what ran.
 """

@@ -60,6 +60,10 @@ RULES: Sequence[tuple[str, str, str, str]] = (
         "jaxcb_io",
         "*",
         "io_callback(",
+        # jaxcb:expect io_callback sin_scale jit_unused status=ok host_calls=1
+        # jaxcb:expect io_callback * jit_unused status=ok effects.verdict=exact
+        # jaxcb:expect io_callback sin_scale grad_scan_const effects.verdict=missing
+        # jaxcb:expect io_callback/ordered * vmap status=error
         "Not removed when the result is unused: under `jit` one host call per call. Inside "
         "a loop that `grad` differentiates it may run fewer times than the loop has steps. "
         "`ordered=True` also keeps program order, and then `vmap` raises.",
@@ -69,6 +73,7 @@ RULES: Sequence[tuple[str, str, str, str]] = (
         "jaxcb_debug",
         "*",
         "jax.debug.callback(",
+        # jaxcb:expect debug.callback sin_scale grad status=ok host_calls=1
         "Returns nothing to the computation: the result comes from the native code; the "
         "host only observes. Under `grad` it sees the forward pass.",
     ),

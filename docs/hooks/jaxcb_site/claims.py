@@ -4,8 +4,8 @@ A page that states how a mechanism behaves cites the cells that show it:
 
 ``<!-- jaxcb:expect SUBJECT COMPUTATION TRANSFORM FIELD=VALUE ... -->``
     SUBJECT is a variant id or a mechanism name (every variant of it), COMPUTATION a
-    name or ``*`` (every computation the variant implements), TRANSFORM a transform id;
-    each ``FIELD=VALUE`` (``status=error``, ``error_type=ValueError``, ``host_calls=0``,
+    name, ``a|b`` (each of them) or ``*`` (every computation the variant implements),
+    TRANSFORM a transform id, ``a|b`` or ``*`` (every transform of the file); each ``FIELD=VALUE`` (``status=error``, ``error_type=ValueError``, ``host_calls=0``,
     ``effects.verdict=duplicated``; ``a|b`` allows either) must hold for every cited cell
     that is not "not applicable", in every committed matrix file that has the subject
     (``jax=0.12.0.1|0.10.2`` restricts the files to those JAX versions).
@@ -51,22 +51,29 @@ def _value(record: dict[str, Any], field: str) -> str:
     return "null" if cur is None else str(cur).lower() if isinstance(cur, bool) else str(cur)
 
 
+def _names(spec: str, every: list[str]) -> list[str]:
+    return every if spec == "*" else spec.split("|")
+
+
 def cells(
     subject: str, computation: str, transform: str, jax: set[str] | None = None
 ) -> list[tuple[Matrix, dict[str, Any]]]:
-    """Every applicable cell the citation names, in every committed file (of ``jax``)."""
+    """Every applicable cell the citation names, in every committed file (of ``jax``):
+    ``computation`` and ``transform`` are a name, ``a|b`` or ``*`` (all of the file's)."""
     out = []
     for m in load_matrices():
         if jax is not None and m.env["jax"] not in jax:
             continue
+        names = _names(computation, [c["name"] for c in m.computations])
+        ids = _names(transform, [t["id"] for t in m.transforms])
         for v in m.variants:
             if subject not in (v["id"], v["mechanism"]):
                 continue
-            names = [c["name"] for c in m.computations] if computation == "*" else [computation]
             for name in names:
-                cell = m.cell(v["id"], name, transform)
-                if cell is not None and cell["status"] != "n/a":
-                    out.append((m, cell))
+                for t in ids:
+                    cell = m.cell(v["id"], name, t)
+                    if cell is not None and cell["status"] != "n/a":
+                        out.append((m, cell))
     return out
 
 

@@ -8,8 +8,8 @@ site build finds each such sentence in the pages of both languages, the package 
 and the module docstrings of the pattern modules, and fails unless it is
 
 - **checked by data**: its paragraph, list item or table is followed by, or contains, a
-  directive that fails the build when the data disagrees (``DATA_DIRECTIVES``), or the
-  sentence is one that :mod:`.statements` holds to the data;
+  directive that fails the build when the data disagrees (``DATA_DIRECTIVES``): in a
+  README or a docstring, an ``expect`` comment as on a page, which :mod:`.statements` runs;
 - **cited**: it links JAX's documentation or code (``docs.jax.dev``, ``github.com/jax-ml/jax``)
   and names the JAX version the source is from, or links ``jax-changelog:VERSION``; or
 - **reviewed**: listed in :mod:`.prose_reviewed` with the reason it needs neither (a
@@ -37,10 +37,9 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from . import statements
 from .data import ROOT
 
-__all__ = ["Sentence", "check", "counts", "flagged", "sentences"]
+__all__ = ["Sentence", "blocks", "check", "counts", "flagged", "sentences"]
 
 DATA_DIRECTIVES = ("expect", "expect-observation", "dist-expect", "shows", "verdict")
 DIRECTIVE = re.compile(r"<!--\s*jaxcb:([a-z-]+)")
@@ -64,6 +63,11 @@ JAX_SOURCE = re.compile(
 CHANGELOG = re.compile(r"\]\(jax-changelog:\d")
 VERSION = re.compile(r"(?:JAX|jax|jaxlib)[ -]v?\d+\.\d+|\b\d+\.\d+\.\d+")
 MARKER = re.compile(r"^(?:!!!|\?\?\?\+?|===)\s*\S*\s*")  # admonition, details, content tab
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)  # a page's YAML meta-data: not prose
+
+
+def _blank(m: re.Match[str]) -> str:
+    return "\n" * m[0].count("\n")  # its lines stay, empty: line numbers still match
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,7 +90,7 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-def _blocks(markdown: str, offset: int = 0) -> Iterator[tuple[int, str, bool]]:
+def blocks(markdown: str, offset: int = 0) -> Iterator[tuple[int, str, bool]]:
     """``(line, inline text, beside a data directive)`` of each paragraph, heading and table
     cell; a list item or table with a data directive in it covers every block in it."""
     tokens = _md().parse(markdown)
@@ -107,7 +111,7 @@ def _blocks(markdown: str, offset: int = 0) -> Iterator[tuple[int, str, bool]]:
                 covered.append((start, i))
     for i, t in enumerate(tokens):
         if t.type == "code_block" and t.map:  # an admonition's or a tab's body
-            yield from _blocks(textwrap.dedent(t.content), offset + t.map[0])
+            yield from blocks(textwrap.dedent(t.content), offset + t.map[0])
             continue
         if t.type != "inline" or not t.map or not t.content.strip():
             continue
@@ -130,7 +134,8 @@ def _sources(root: Path) -> Iterator[tuple[str, str, int]]:
     """``(path from the root, Markdown, line of its first line)`` of every published text."""
     for path in sorted((root / "docs").rglob("*.md")):
         if "hooks" not in path.parts:
-            yield path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"), 0
+            text = path.read_text(encoding="utf-8")
+            yield path.relative_to(root).as_posix(), FRONT_MATTER.sub(_blank, text), 0
     for path in sorted(root.glob("packages/*/README.md")):
         yield path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"), 0
     for path in sorted(root.glob("packages/*/src/jaxcb_*/[a-z]*.py")):
@@ -146,31 +151,22 @@ def sentences(root: Path = ROOT) -> Iterator[Sentence]:
     """Every sentence of the published prose."""
     for path, markdown, offset in _sources(root):
         lang = "zh" if path.endswith(".zh.md") else "en"
-        for line, text, beside in _blocks(markdown, offset):
+        for line, text, beside in blocks(markdown, offset):
             for s in _split(text, lang):
                 yield Sentence(path, line, lang, s, beside)
 
 
-def _stated(root: Path) -> dict[str, list[str]]:
-    quotes: dict[str, list[str]] = {}
-    for s in statements.STATEMENTS:
-        quotes.setdefault(s.path, []).append(" ".join(s.quote.split()))
-    return quotes
-
-
 def flagged(root: Path = ROOT) -> list[tuple[Sentence, str]]:
     """``(sentence, how it is held)`` of each absolute or counting sentence: ``data``,
-    ``statement``, ``cited`` or ``""`` (it needs a reviewed entry)."""
-    quotes = _stated(root)
+    ``cited`` or ``""`` (it needs a reviewed entry)."""
     out = []
     for s in sentences(root):
         if not TERMS[s.lang].search(s.words):
             continue
-        stated = any(q in s.text or s.text in q for q in quotes.get(s.path, ()))
         cited = bool(CHANGELOG.search(s.text)) or bool(
             JAX_SOURCE.search(s.text) and VERSION.search(s.text)
         )
-        how = "data" if s.block else "statement" if stated else "cited" if cited else ""
+        how = "data" if s.block else "cited" if cited else ""
         out.append((s, how))
     return out
 
@@ -207,7 +203,7 @@ def check(
     problems = []
     used: Counter[int] = Counter()
     for s, how, hits in _held(root, entries):
-        if how in ("data", "statement", "cited") and hits:
+        if how in ("data", "cited") and hits:
             problems.append(f"{s.path}:{s.line}: {s.text[:80]!r} is {how}: drop its entry")
         elif not how:
             problems.append(

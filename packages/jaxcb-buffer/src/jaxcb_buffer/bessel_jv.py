@@ -9,6 +9,7 @@ Contract:
 - **Read-only inputs.** An input `Buffer` says `writeable=False`, yet `np.asarray`
   of it is a writable view of the caller's array; `on_host` makes its input views
   read-only first, so a slip raises `ValueError` instead of changing that array.
+  <!-- jaxcb:expect-observation gotcha buffer-inputs says_writeable=false view_writeable=true jax=0.12.0.1|0.10.2 -->
 - **has_side_effect=False** (the default): JAX treats the call as pure. Under
   `jax.jit` a call whose result is unused is removed; otherwise the host runs once
   each time the compiled program runs.
@@ -21,13 +22,19 @@ Contract:
   for the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev`
   and `hessian` in `z` all work. Called without `jax.jit`, a first derivative (`grad`,
   `jvp`, `vjp`, `jacfwd`, `jacrev`) is 3 host calls and `hessian` 9 (the support matrix,
-  JAX 0.10.2 and 0.12.0.1). `bessel_jv_callback` is the same call without the rule
+  JAX 0.10.2 and 0.12.0.1). Under `jax.jit` a gradient is two host calls (`J_{v-1}`,
+  `J_{v+1}`: the unused value is removed) and a Hessian three (the two identical `J_v`
+  calls merged). `bessel_jv_callback` is the same call without the rule
   (`grad` through it raises). The order `v` is an integer: it has no derivative.
+  <!-- jaxcb:expect buffer_callback/default bessel_jv grad|jvp|vjp|jacfwd|jacrev status=ok host_calls=3 -->
+  <!-- jaxcb:expect buffer_callback/default bessel_jv hessian status=ok host_calls=9 -->
+  <!-- jaxcb:expect-observation edge bessel-jv-derivatives-jit "buffer_callback/default jit grad=2" "buffer_callback/default jit hessian=3" jax=0.10.2|0.12.0.1 -->
 - **What runs where.** The checks and reshapes run in Python when the function is
   traced; the derivative rule is compiled by XLA with the rest of the program;
   `on_host` runs in the Python interpreter, called by XLA in the middle of the
   program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
-  has on CPU.
+  has on CPU ([`buffer_callback`'s docstring](https://github.com/jax-ml/jax/blob/main/jax/_src/buffer_callback.py),
+  JAX 0.12.0.1).
 - **Types.** `v` any integer dtype (not bool), converted to int32 first, so that
   `v - 1` in the rule is a signed order (an unsigned `0 - 1` would wrap to
   `2**32 - 1`); orders beyond `+-(2**31 - 2)` are clamped to it. `z` any floating

@@ -9,6 +9,7 @@ Contract:
 - **Read-only inputs.** An input `Buffer` says `writeable=False`, yet `np.asarray`
   of it is a writable view of the caller's array; `on_host` makes its input views
   read-only first, so a slip raises `ValueError` instead of changing that array.
+  <!-- jaxcb:expect-observation gotcha buffer-inputs says_writeable=false view_writeable=true jax=0.12.0.1|0.10.2 -->
 - **has_side_effect=False** (the default): JAX treats the call as pure. Under
   `jax.jit` a call whose result is unused is removed; otherwise the host runs once
   each time the compiled program runs.
@@ -37,7 +38,8 @@ Contract:
   traced; the derivative rule is compiled by XLA with the rest of the program;
   `on_host` runs in the Python interpreter, called by XLA in the middle of the
   program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
-  has on CPU.
+  has on CPU ([`buffer_callback`'s docstring](https://github.com/jax-ml/jax/blob/main/jax/_src/buffer_callback.py),
+  JAX 0.12.0.1).
 """
 
 from __future__ import annotations

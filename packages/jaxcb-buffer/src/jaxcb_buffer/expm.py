@@ -13,10 +13,12 @@ Contract:
   of it is a writable view of the caller's array; both host functions make their
   input views read-only first, so a slip raises `ValueError` instead of changing
   that array.
+  <!-- jaxcb:expect-observation gotcha buffer-inputs says_writeable=false view_writeable=true jax=0.12.0.1|0.10.2 -->
 - **has_side_effect=False** (the default) for both calls: JAX treats them as pure.
   Under `jax.jit` a call whose result is unused is removed (so under `jacrev`,
   which never uses the primal output, only the backward call runs); otherwise the
   host runs once each time the compiled program runs.
+  <!-- jaxcb:expect buffer_callback/default expm jit_unused host_calls=0 -->
 - **Not elementwise.** Each output entry depends on the whole matrix, so the host
   gets whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
 - **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
@@ -24,6 +26,7 @@ Contract:
   `on_host_vjp` broadcasts the saved matrix against the cotangent, so `jacrev` (a
   `vmap` over cotangents) is one host call too, the matrix arriving unbatched with
   a size-1 axis instead of being tiled.
+  <!-- jaxcb:expect buffer_callback/default expm vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_vjp` rule (below): the cotangent of
   `expm` at `a` for the output cotangent `g` is the Fréchet derivative `L(a^T, g)`,
   computed on the host per matrix by a second `buffer_callback`. So `grad`, `vjp` and
@@ -34,7 +37,8 @@ Contract:
 - **What runs where.** The checks run in Python when the function is traced; both
   host functions run in the Python interpreter, called by XLA in the middle of the
   program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
-  has on CPU.
+  has on CPU ([`buffer_callback`'s docstring](https://github.com/jax-ml/jax/blob/main/jax/_src/buffer_callback.py),
+  JAX 0.12.0.1).
 - **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix
   of NaN, and so does its cotangent (the others of a stack are unaffected), as in
   every jaxcb package; `scipy.linalg.expm` itself returns `exp` of each entry of a

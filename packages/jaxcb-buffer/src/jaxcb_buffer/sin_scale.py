@@ -11,6 +11,7 @@ Contract:
   of it is a writable view of the caller's array: a write would change an array
   JAX treats as immutable. `on_host` makes its input views read-only first, so a
   slip raises `ValueError` instead.
+  <!-- jaxcb:expect-observation gotcha buffer-inputs says_writeable=false view_writeable=true jax=0.12.0.1|0.10.2 -->
 - **has_side_effect=False** (the default): JAX treats the call as pure. Under
   `jax.jit` a call whose result is unused is removed; otherwise the host runs once
   each time the compiled program runs.
@@ -26,7 +27,8 @@ Contract:
   is traced; the derivative rule is compiled by XLA with the rest of the program;
   `on_host` runs in the Python interpreter, called by XLA in the middle of the
   program. CPU only: `np.asarray` needs the `__array__` protocol, which a `Buffer`
-  has on CPU (on GPU it is device memory).
+  has on CPU (on GPU it is device memory: [`buffer_callback`'s docstring](https://github.com/jax-ml/jax/blob/main/jax/_src/buffer_callback.py),
+  JAX 0.12.0.1).
 - **Types.** `x` any floating dtype: float16 and bfloat16 reach the host (and the
   rule) as float32, and the result is cast back. `y` a real scalar (not bool or
   complex).

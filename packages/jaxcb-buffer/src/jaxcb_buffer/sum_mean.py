@@ -9,19 +9,23 @@ Contract:
 - **Read-only input.** An input `Buffer` says `writeable=False`, yet `np.asarray` of
   it is a writable view of the caller's array; `on_host` makes its view read-only
   first, so a slip raises `ValueError` instead of changing that array.
+  <!-- jaxcb:expect-observation gotcha buffer-inputs says_writeable=false view_writeable=true jax=0.12.0.1|0.10.2 -->
 - **has_side_effect=False** (the default): JAX treats the call as pure. Under
   `jax.jit` a call whose result is unused is removed; otherwise the host runs once
   each time the compiled program runs.
 - **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis
   only, so leading batch axes pass straight through and one host call fills both
   batched outputs. With a single argument, `"broadcast_all"` would do the same.
+  <!-- jaxcb:expect buffer_callback/default sum_mean vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below), written in `jax.numpy` (the map
   is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is
   the same call without the rule (`grad` through it raises).
 - **What runs where.** The checks run in Python when the function is traced; the
   derivative rule is compiled by XLA with the rest of the program; `on_host` runs
   in the Python interpreter, called by XLA in the middle of the program. CPU only:
-  `np.asarray` needs the `__array__` protocol, which a `Buffer` has on CPU.
+  `np.asarray` needs the `__array__` protocol, which a `Buffer` has on CPU
+  ([`buffer_callback`'s docstring](https://github.com/jax-ml/jax/blob/main/jax/_src/buffer_callback.py),
+  JAX 0.12.0.1).
 - **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so
   they are accumulated in float32 (as NumPy does for float16), and both results are
   cast back. An empty last axis gives a sum of 0 and a mean of NaN.

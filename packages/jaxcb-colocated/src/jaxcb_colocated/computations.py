@@ -9,6 +9,7 @@ Contract:
   its result put back on those devices. `colocated_python` takes concrete `jax.Array`s
   only: under `jit`, `grad`, `vmap` and every other transform that traces, each function
   raises `TypeError` naming the traced argument, before anything runs.
+  <!-- jaxcb:expect colocated_python sin_scale|sum_mean|bessel_jv|expm|cubic_root jit|grad|vmap status=error error_type=TypeError -->
 - **Arguments, results and errors** are those of the `jaxcb_native` function of the same
   name; float16 and bfloat16 are computed in float32 and returned in their own dtype.
   Arrays of at most 64 axes: NumPy's limit on the host (32 before NumPy 2).

@@ -9,8 +9,10 @@ Contract:
   the loop runs in Python: each step is one call of a jitted step function, and after it
   one call that runs `log` on the host. Called inside `jit`, `grad`, `vmap` or any other
   transform that traces, it raises `TypeError` naming `x0`, before any step runs.
+  <!-- jaxcb:expect colocated_python log_steps jit|grad|vmap status=error -->
 - **Every step, once, in order.** The steps are separate calls, made one after another
   from one thread.
+  <!-- jaxcb:expect colocated_python log_steps eager effects.verdict=exact -->
 - **A copy of `log`.** JAX pickles `log` to send it to the host: state it captures is
   copied there, so a list it appends to stays empty in the calling program. Log to a
   logger or a file. The default logs to the `jaxcb_colocated` logger.

@@ -7,6 +7,7 @@ step. Nothing blocks differentiation: on JAX 0.10.2 and later the host sees the
 forward pass only. `host_draw` cannot be written this way (no value comes back).
 The five observers share one module, `observers` (one contract, one helper); the
 logging patterns have a module each. Each module's docstring states its contract.
+<!-- jaxcb:expect debug.callback * grad status=ok effects.verdict=exact jax=0.12.0.1|0.10.2 -->
 """
 
 from .log_steps import log_steps, log_steps_log, log_steps_print

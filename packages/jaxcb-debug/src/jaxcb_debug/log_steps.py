@@ -10,6 +10,7 @@ Contract:
 - **Every step, in order.** With the default `ordered=True` the steps arrive in
   program order, also when the result is unused under `jax.jit`. With
   `ordered=False` every step still arrives exactly once, in no promised order.
+  <!-- jaxcb:expect debug.callback log_steps jit_unused|scan effects.verdict=exact -->
   `ordered=True` needs one device: an eager call with `x0` sharded over several
   raises `ValueError`, and so, on JAX 0.10.2 and later, does a traced `x0` put on a
   mesh of several devices (`jax.device_put` with a `NamedSharding`, then `jax.jit`,
@@ -28,6 +29,10 @@ Contract:
   every step twice: `1, 2, ..., n, 1, 2, ..., n`. Called inside a differentiated
   loop, steps can be lost. For a log that must not repeat, use an `io_callback`
   (`jaxcb_io.log_steps`), which refuses to be differentiated instead.
+  <!-- jaxcb:expect debug.callback log_steps grad effects.verdict=exact jax=0.12.0.1|0.10.2 -->
+  <!-- jaxcb:expect debug.callback log_steps grad effects.verdict=none jax=0.4.30 -->
+  <!-- jaxcb:expect debug.callback log_steps checkpoint_grad effects.verdict=duplicated jax=0.12.0.1|0.10.2 -->
+  <!-- jaxcb:expect debug.callback log_steps grad_fori_args effects.verdict=missing|none -->
 - **Compiled once.** Each form is one module-level `jax.jit` with the Python
   arguments (`n`, `log`, `ordered`) static: repeated eager calls with the same ones
   reuse the compiled loop. `log` is compared by equality (the same function, or bound

@@ -13,6 +13,12 @@ Contract:
   `jax.checkpoint` the host sees the forward pass twice, under `vmap` of a `lax.cond`
   both branches run, and inside a loop that `grad` differentiates it may run fewer
   times than the loop has steps.
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root jit_unused|grad|jvp status=ok host_calls=1 -->
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root vmap status=ok host_calls=4 -->
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root checkpoint_grad|vmap_cond effects.verdict=duplicated -->
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root checkpoint_grad host_calls=2 -->
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root vmap_cond host_calls=4 -->
+  <!-- jaxcb:expect debug.callback sin_scale|sum_mean|bessel_jv|expm|cubic_root grad_scan_const host_calls=1 effects.verdict=missing -->
 - **Ordering.** `ordered=False` by default; `ordered=True` keeps program order (not
   allowed under `pmap`, nor for arrays sharded over several devices: an eager call with
   one raises `ValueError` here, before JAX would). Traced, on JAX 0.10.2 and later, an
@@ -24,6 +30,7 @@ Contract:
   `ValueError: The following ordered effects are not supported for more than 1 device:
   [<...OrderedDebugEffect object at 0x...>]`. Either way: pass `ordered=False`, or put
   the array on one device.
+  <!-- jaxcb:expect debug.callback/ordered sin_scale|sum_mean|bessel_jv|expm|cubic_root scan status=ok host_calls=3 -->
 - **Derivatives.** Native: `grad` and `jvp` work; the observer does not block AD.
 - **Arguments, results and errors** are those of the `jaxcb_native` function of the same
   name (arrays of at most 64 axes: NumPy's limit on the host, 32 before NumPy 2), and
@@ -35,6 +42,7 @@ Contract:
     - `partitioned`: a bool; under a sharded `jax.jit`, `True` calls the host once per
       shard with its own block instead of once with the gathered array (passed to JAX only
       when set: JAX 0.4.30 has no such option).
+      <!-- jaxcb:expect debug.callback/partitioned sin_scale|sum_mean|bessel_jv|expm|cubic_root sharded_jit host_calls=4 -->
 """
 
 from __future__ import annotations

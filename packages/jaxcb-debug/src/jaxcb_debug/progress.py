@@ -9,6 +9,7 @@ Contract:
 - **Every reported step, in order.** With the default `ordered=True` the reports
   arrive in program order, also when the result is unused under `jax.jit`. With
   `ordered=False` each still arrives exactly once, in no promised order.
+  <!-- jaxcb:expect debug.callback progress jit_unused|scan effects.verdict=exact -->
   `ordered=True` needs one device: an eager call with `x0` sharded over several
   raises `ValueError`, and so, on JAX 0.10.2 and later, does a traced `x0` put on a
   mesh of several devices (`jax.device_put` with a `NamedSharding`, then `jax.jit`,
@@ -23,6 +24,9 @@ Contract:
 - **Derivatives.** Native: `grad` works. On JAX 0.10.2 and later the reports see
   the forward pass only, and under `jax.checkpoint` every report comes twice; on
   JAX 0.4.30 no report arrives under `grad` (as for `log_steps`).
+  <!-- jaxcb:expect debug.callback progress grad effects.verdict=exact jax=0.12.0.1|0.10.2 -->
+  <!-- jaxcb:expect debug.callback progress checkpoint_grad effects.verdict=duplicated jax=0.12.0.1|0.10.2 -->
+  <!-- jaxcb:expect debug.callback progress grad effects.verdict=none jax=0.4.30 -->
 - **Compiled once.** Each form is one module-level `jax.jit` with `n`, `every`,
   `report` and `ordered` static, as in `log_steps`.
 - **Counts.** `n` and `every` are Python ints below `2**31`: the step counter is int32.

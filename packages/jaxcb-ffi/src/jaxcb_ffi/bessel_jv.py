@@ -6,6 +6,7 @@ Contract:
   `ffi_call` is declared without side effects, so JAX may run it once, many times, or
   never: under `jax.jit` a call whose result is unused is removed. Each run is one call of
   the C++ handler.
+  <!-- jaxcb:expect ffi_call/default bessel_jv jit_unused host_calls=0 -->
 - **Orders.** Any integer order, negative ones by `J_{-n} = (-1)^n J_n`, and negative `z`
   by `J_n(-z) = (-1)^n J_n(z)`. The order reaches the handler as int32, converted first
   (an unsigned `0 - 1` in the rule would wrap to `2**32 - 1`; orders beyond
@@ -16,6 +17,7 @@ Contract:
   shape here, and under `vmap` every operand arrives with the whole batch, so the handler
   is an elementwise loop over equal-sized buffers and one handler call takes the whole
   batch. The price is that the unbatched operand (usually `v`) is tiled first.
+  <!-- jaxcb:expect ffi_call/default bessel_jv vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below):
   `dJ_v/dz = (J_{v-1}(z) - J_{v+1}(z)) / 2` that calls this same differentiable function for
   the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev` and
@@ -25,6 +27,9 @@ Contract:
   `J_{v+1}`: the unused value is removed) and a Hessian three (`J_{v-2}`, `J_v`, `J_{v+2}`:
   XLA merges the two identical `J_v` calls). `bessel_jv_callback` is the same call without
   the rule (`grad` through it raises). The order `v` is an integer: it has no derivative.
+  <!-- jaxcb:expect ffi_call/default bessel_jv grad|jvp|vjp|jacfwd|jacrev status=ok host_calls=3 -->
+  <!-- jaxcb:expect ffi_call/default bessel_jv hessian status=ok host_calls=9 -->
+  <!-- jaxcb:expect-observation edge bessel-jv-derivatives-jit "ffi_call/default jit grad=2" "ffi_call/default jit hessian=3" jax=0.10.2|0.12.0.1 -->
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ Contract:
 - **Pure.** The handler depends on its arguments only, and `ffi_call` is declared without
   side effects, so JAX may run it once, many times, or never: under `jax.jit` a call whose
   result is unused is removed. Each run is one call of the C++ handler.
+  <!-- jaxcb:expect ffi_call/default cubic_root jit_unused host_calls=0 -->
 - **The root finder.** Newton's method kept inside a bracket (bisection when a step would
   leave it), in double precision for either dtype, stopping on a *relative* step: tiny and
   huge roots are as accurate as roots near 1.
@@ -12,6 +13,7 @@ Contract:
   shape here, and under `vmap` every operand arrives with the whole batch, so the handler
   is an elementwise loop over equal-sized buffers and one handler call takes the whole
   batch (an unbatched operand is tiled first).
+  <!-- jaxcb:expect ffi_call/default cubic_root vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below): from the implicit
   function theorem, written in `jax.numpy` around the root `x` itself:
   `dx = (db - x*da) / (3x^2 + a)`. It reuses `x` and is differentiable, so `grad`, `jacfwd`,

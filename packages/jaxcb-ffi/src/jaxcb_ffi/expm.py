@@ -6,6 +6,7 @@ Contract:
   only, and `ffi_call` is declared without side effects, so JAX may run them once, many
   times, or never: under `jax.jit` a call whose result is unused is removed. Each run is one
   call of a C++ handler.
+  <!-- jaxcb:expect ffi_call/default expm jit_unused host_calls=0 -->
 - **Not elementwise.** Each output entry depends on the whole matrix, so the handler gets
   whole matrices: `a` has shape `(..., n, n)` and stacks are allowed. It computes in double
   precision, by scaling and squaring with the [6/6] Padé approximant.
@@ -15,6 +16,8 @@ Contract:
   `broadcast_all` tiles it, so `jacrev` is one backward handler call too, and under
   `jax.jit` the only one, since `jacrev` never uses the primal output and the forward call
   is removed.
+  <!-- jaxcb:expect ffi_call/default expm vmap host_calls=1 -->
+  <!-- jaxcb:expect ffi_call/default expm jacrev host_calls=2 -->
 - **Derivatives.** A `jax.custom_vjp` rule (below) whose backward pass
   runs in C++ as well: the cotangent of `expm` at `a` for the output cotangent `g` is the
   Fréchet derivative `L(a^T, g)`, the upper-right block of `expm([[a^T, g], [0, a^T]])`, so

@@ -10,6 +10,7 @@ Contract:
   JAX and XLA that it is there for its effect, so under `jax.jit` it is kept even when the
   loop's result is unused. Each step's state depends on the step before, so the lines
   arrive in step order.
+  <!-- jaxcb:expect ffi_call log_steps jit_unused|scan effects.verdict=exact -->
 - **Batching.** `vmap_method="sequential"`: under `vmap` the handler runs once per batch
   element and step, and each line holds one element's state.
 - **Derivatives.** The state reaches the logger through `lax.stop_gradient`: the log takes
@@ -19,12 +20,16 @@ Contract:
   `NotImplementedError`. Called inside a loop that `grad` differentiates, steps can be
   lost. For a log that must arrive under `grad` on every version, use
   `jaxcb_debug.log_steps`.
+  <!-- jaxcb:expect ffi_call log_steps grad|checkpoint_grad effects.verdict=exact jax=0.12.0.1 -->
+  <!-- jaxcb:expect ffi_call log_steps grad effects.verdict=none jax=0.10.2 -->
+  <!-- jaxcb:expect ffi_call log_steps checkpoint_grad status=error error_type=NotImplementedError jax=0.10.2 -->
 - **One device.** XLA cannot partition a side-effecting call: `x0` sharded over several
   devices raises `ValueError`, eagerly and under `jax.jit` when its traced type names the
   mesh (an `x0` put there with `jax.device_put`). Where the type names none (a NumPy `x0`
   placed by `jit`'s `in_shardings`), XLA refuses the sharded program itself
   (`JaxRuntimeError`, "Side-effect HLO must have sharding"). Under `shard_map` each device
   logs its own shard.
+  <!-- jaxcb:expect ffi_call log_steps sharded_jit status=error error_type=ValueError -->
 - **Types.** The handler writes float32 and float64 states; float16 and bfloat16 states are
   converted to float32 for the log (the loop itself keeps the dtype of `x0`).
 - **Compiled once.** The loop is one module-level `jax.jit` with `n` static: repeated

@@ -5,12 +5,14 @@ Contract:
 - **Pure.** The handler depends on its arguments only, and `ffi_call` is declared without
   side effects, so JAX may run it once, many times, or never: under `jax.jit` a call whose
   result is unused is removed. Each run is one call of the C++ handler.
+  <!-- jaxcb:expect ffi_call/default sin_scale jit_unused host_calls=0 -->
 - **Batching.** `vmap_method="broadcast_all"`: every operand reaches the handler with the
   whole batch, so the handler stays a flat loop (`y` is reshaped to the rank of `x` first,
   so it holds one value per contiguous block of `x`), and one handler call takes the
   whole batch. The price is that an unbatched operand is tiled first (the scalar `y`, or
   `x` when only `y` is batched). With `"expand_dims"` and an unbatched `x` the handler
   gets fewer elements than the result and returns an error naming `broadcast_all`.
+  <!-- jaxcb:expect ffi_call/default sin_scale vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below), written in `jax.numpy`
   so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sin_scale_callback` is the same call
   without the rule (`grad` through it raises: an `ffi_call` has no derivative of its own).

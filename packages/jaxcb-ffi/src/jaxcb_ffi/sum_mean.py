@@ -5,11 +5,13 @@ Contract:
 - **Pure.** The handler depends on its argument only, and `ffi_call` is declared without
   side effects, so JAX may run it once, many times, or never: under `jax.jit` a call whose
   result is unused is removed. Each run is one call of the C++ handler.
+  <!-- jaxcb:expect ffi_call/default sum_mean jit_unused host_calls=0 -->
 - **Several results.** One handler call fills both arrays; `result_shape_dtypes` is the
   matching tuple of `jax.ShapeDtypeStruct`s and the handler binds two `Ret` buffers.
 - **Batching.** `vmap_method="broadcast_all"`: the handler reduces the last axis of
   whatever rows it gets, so leading batch axes are only more rows and one handler call
   takes the whole batch. With a single argument `"expand_dims"` does the same.
+  <!-- jaxcb:expect ffi_call/default sum_mean vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below), written in `jax.numpy`
   (the map is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback`
   is the same call without the rule (`grad` through it raises).

@@ -5,6 +5,9 @@ suits host code with effects (logging, progress reports, host random state). It
 has no derivative rule, `ordered=True` calls cannot be batched, and inside a loop
 that `grad` differentiates JAX may run it fewer times than the loop has steps. One module per computation; each module's docstring states its
 contract.
+<!-- jaxcb:expect io_callback * jit_unused status=ok effects.verdict=exact -->
+<!-- jaxcb:expect io_callback sin_scale grad_scan_const effects.verdict=missing -->
+<!-- jaxcb:expect io_callback log_steps grad_scan_args effects.verdict=none -->
 """
 
 from .bessel_jv import bessel_jv

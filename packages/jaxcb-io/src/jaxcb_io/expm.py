@@ -10,10 +10,15 @@ Contract:
   Not a promise of one call per execution: inside a `lax.scan` or `lax.fori_loop`
   that `grad` differentiates, JAX may run it fewer times than the loop has steps
   (once for 3 steps when its arguments are loop constants).
+  <!-- jaxcb:expect io_callback expm jit_unused status=ok host_calls=1 -->
+  <!-- jaxcb:expect io_callback expm grad_scan_const|grad_fori_const host_calls=1 -->
+  <!-- jaxcb:expect io_callback expm grad_scan_const|grad_fori_const effects.verdict=missing -->
 - **Ordering.** `ordered=False` by default; `ordered=True` cannot be batched:
   `vmap` raises `ValueError`.
+  <!-- jaxcb:expect io_callback/ordered expm vmap status=error error_type=ValueError -->
 - **Batching.** With `ordered=False`, `vmap` becomes a sequential loop: one host
   call per batch element.
+  <!-- jaxcb:expect io_callback/unordered expm vmap status=ok host_calls=4 -->
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. `jaxcb_pure.expm` has a `custom_vjp` for reverse mode.
 - **Non-finite input.** A matrix with a NaN or infinite entry comes out as a matrix

@@ -4,14 +4,19 @@ The result is an *impure input*: it depends on state that lives on the host, and
 each call must advance that state. `pure_callback` is wrong for this (JAX may drop
 or merge calls it believes pure); `io_callback` is not removed when its result is
 unused.
+<!-- jaxcb:expect io_callback host_draw jit_unused effects.verdict=exact host_calls=1 -->
 
 Contract:
 
 - **Each call advances the generator.** One host call per call, even when the
   result is unused under `jax.jit`, so two calls return the next two draws. Not
   in a differentiated loop: there JAX draws once for all the steps.
+  <!-- jaxcb:expect io_callback host_draw jit_unused effects.verdict=exact host_calls=1 -->
+  <!-- jaxcb:expect io_callback host_draw grad_scan_args|grad_fori_args host_calls=1 -->
+  <!-- jaxcb:expect io_callback host_draw grad_scan_args|grad_fori_args effects.verdict=missing -->
 - **Ordering.** `ordered=True` by default: several draws in one program are
   taken in program order, so results are reproducible from the seed.
+  <!-- jaxcb:expect io_callback/ordered host_draw scan effects.verdict=exact -->
 - **dtype.** Always float32: the host draws `rng.standard_normal(shape)` (float64)
   and casts, under `jax_enable_x64` too.
 - **Shape.** Checked against NumPy's limits for that float64 draw before JAX sees it:

@@ -9,14 +9,19 @@ Contract:
   unused under `jax.jit`. With the default `ordered=True` the steps arrive in
   program order. With `ordered=False` every step still arrives once, but JAX
   promises no order.
+  <!-- jaxcb:expect io_callback log_steps jit_unused|scan effects.verdict=exact -->
 - **Not inside a differentiated loop.** Called on every step of a `lax.scan` or
   `lax.fori_loop` that `grad` differentiates, the log can stay empty: no step
   arrives.
+  <!-- jaxcb:expect io_callback log_steps grad_scan_args|grad_fori_args effects.verdict=none host_calls=0 -->
 - **Batching.** `ordered=True` cannot be batched: `vmap` raises `ValueError`.
   With `ordered=False`, `vmap` calls the host once per batch element per step.
+  <!-- jaxcb:expect io_callback/ordered log_steps vmap status=error error_type=ValueError -->
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError` even though the log returns nothing. `jaxcb_debug.log_steps`
   can be differentiated, and logs the forward pass on JAX 0.10.2 and later.
+  <!-- jaxcb:expect debug.callback log_steps grad status=ok effects.verdict=exact jax=0.12.0.1|0.10.2 -->
+  <!-- jaxcb:expect debug.callback log_steps grad_scan_args effects.verdict=exact jax=0.12.0.1|0.10.2 -->
 - **Compiled once.** The loop is one module-level `jax.jit` with `n`, `log` and
   `ordered` as static arguments: repeated eager calls with the same three reuse the
   compiled loop. `log` is compared by equality (the same function, or bound methods

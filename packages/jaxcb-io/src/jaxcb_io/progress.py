@@ -10,11 +10,14 @@ Contract:
 - **Every reported step, once, in order.** The reports arrive even when the
   result is unused under `jax.jit`; with the default `ordered=True` in program
   order, with `ordered=False` once each in no promised order.
+  <!-- jaxcb:expect io_callback progress jit_unused|scan effects.verdict=exact -->
 - **Not inside a differentiated loop.** Called on every step of a `lax.scan` or
   `lax.fori_loop` that `grad` differentiates, the reports can all be lost, as
   for `log_steps`.
+  <!-- jaxcb:expect io_callback progress grad_scan_args effects.verdict=none host_calls=0 -->
 - **Batching.** none: an io_callback inside `lax.cond` cannot be batched, so
   `vmap` raises `NotImplementedError` whatever `ordered` is.
+  <!-- jaxcb:expect io_callback progress vmap status=error error_type=NotImplementedError -->
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`.
 - **Compiled once.** The loop is one module-level `jax.jit` with `n`, `every`,

@@ -7,10 +7,15 @@ Contract:
   Not a promise of one call per execution: inside a `lax.scan` or `lax.fori_loop`
   that `grad` differentiates, JAX may run it fewer times than the loop has steps
   (once for 3 steps when its arguments are loop constants).
+  <!-- jaxcb:expect io_callback sin_scale jit_unused status=ok host_calls=1 -->
+  <!-- jaxcb:expect io_callback sin_scale grad_scan_const|grad_fori_const host_calls=1 -->
+  <!-- jaxcb:expect io_callback sin_scale grad_scan_const|grad_fori_const effects.verdict=missing -->
 - **Ordering.** `ordered=False` by default (nothing here depends on order);
   `ordered=True` serialises host calls against other ordered effects and cannot
   be batched: `vmap` raises.
+  <!-- jaxcb:expect io_callback/ordered sin_scale vmap status=error error_type=ValueError -->
 - **Batching.** `vmap` becomes a sequential loop, one host call per element.
+  <!-- jaxcb:expect io_callback/unordered sin_scale vmap status=ok host_calls=4 -->
 - **Derivatives.** none: io_callback has no JVP rule and is not allowed inside
   `custom_jvp`, so `grad` raises. Use `jaxcb_pure.sin_scale` to differentiate.
 - **Types.** `x` any floating dtype: float16 and bfloat16 reach the host as float32

@@ -7,13 +7,18 @@ Contract:
   Not a promise of one call per execution: inside a `lax.scan` or `lax.fori_loop`
   that `grad` differentiates, JAX may run it fewer times than the loop has steps
   (once for 3 steps when its arguments are loop constants).
+  <!-- jaxcb:expect io_callback sum_mean jit_unused status=ok host_calls=1 -->
+  <!-- jaxcb:expect io_callback sum_mean grad_scan_const|grad_fori_const host_calls=1 -->
+  <!-- jaxcb:expect io_callback sum_mean grad_scan_const|grad_fori_const effects.verdict=missing -->
 - **Pytree output.** The host returns a tuple; `io_callback` is told its shape
   with a matching tuple of `jax.ShapeDtypeStruct`.
 - **Ordering.** `ordered=False` by default (nothing here depends on order);
   `ordered=True` serialises host calls against other ordered effects and cannot
   be batched: `vmap` raises `ValueError`.
+  <!-- jaxcb:expect io_callback/ordered sum_mean vmap status=error error_type=ValueError -->
 - **Batching.** With `ordered=False`, `vmap` becomes a sequential loop: one host
   call per batch element.
+  <!-- jaxcb:expect io_callback/unordered sum_mean vmap status=ok host_calls=4 -->
 - **Derivatives.** none: io_callback has no JVP rule, so `grad` raises
   `ValueError`. Use `jaxcb_pure.sum_mean` to differentiate.
 - **Types.** Any floating dtype: float16 and bfloat16 reach the host as float32, so

@@ -4,6 +4,8 @@ The baseline the callback packages are measured against: no host round trip, so 
 optimises the whole computation and every transform of the support matrix works on JAX
 0.10.2 and 0.12.0.1; on JAX 0.4.30 one cell fails, `shard_map` of `expm`
 (`NotImplementedError`: "No replication rule for cond").
+<!-- jaxcb:expect native/jax * * status=ok jax=0.12.0.1|0.10.2 -->
+<!-- jaxcb:expect native/jax expm shard_map status=error error_type=NotImplementedError jax=0.4.30 -->
 """
 
 from __future__ import annotations

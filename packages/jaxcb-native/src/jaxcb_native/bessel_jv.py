@@ -3,9 +3,12 @@
 Contract: pure, traced once per shape, no host round trip; every transform works
 because XLA sees the whole computation, and derivatives of any order in `z` come
 from plain autodiff.
+<!-- jaxcb:expect native/jax bessel_jv * status=ok -->
 
 Why not `jax.scipy.special`? It has no `jv`. `jax.scipy.special.bessel_jn(z, v=v)`
-(JAX 0.10 and 0.12) takes the order as a static Python int and returns every order
+(JAX 0.10 and 0.12: `static_argnames=["v", "n_iter"]` in
+[its source](https://github.com/jax-ml/jax/blob/main/jax/_src/scipy/special.py))
+takes the order as a static Python int and returns every order
 `0..v`, so it cannot take the integer array `v` of this signature, which may be a
 traced value.
 

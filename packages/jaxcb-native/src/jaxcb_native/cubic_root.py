@@ -4,6 +4,7 @@ Contract: pure, traced once per shape, no host round trip; every transform works
 because XLA sees the whole computation. Derivatives come from plain autodiff: after
 the Newton steps the root is accurate to rounding, and differentiating a converged
 Newton step gives the implicit-function derivative `dx = (db - x*da) / (3x^2 + a)`.
+<!-- jaxcb:expect native/jax cubic_root * status=ok -->
 
 Domain: for `a > 0` the cubic is strictly increasing, so it has exactly one real
 root. Nothing overflows or underflows on the way to it: with `2**k` the power of two

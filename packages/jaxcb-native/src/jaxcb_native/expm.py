@@ -5,6 +5,8 @@ computation, so every transform of the support matrix works on JAX 0.10.2 and 0.
 On JAX 0.4.30 `shard_map` of it raises `NotImplementedError` ("No replication rule for
 cond"): that version's `jax.scipy.linalg.expm` contains a `lax.cond`, which its
 `shard_map` cannot check (its message names the workaround, `check_rep=False`).
+<!-- jaxcb:expect native/jax expm * status=ok jax=0.12.0.1|0.10.2 -->
+<!-- jaxcb:expect native/jax expm shard_map status=error error_type=NotImplementedError jax=0.4.30 -->
 `jax.scipy.linalg.expm` (scaling and squaring with a Padé approximant) already accepts
 stacks of shape `(..., n, n)`, so no `vmap` is needed for batches of matrices.
 

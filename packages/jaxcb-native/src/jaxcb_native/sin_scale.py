@@ -2,6 +2,7 @@
 
 Contract: pure, traced once per shape, no host round trip; every transform works
 because XLA sees the whole computation.
+<!-- jaxcb:expect native/jax sin_scale * status=ok -->
 
 Types: `x` any floating dtype (float16 and bfloat16 too: the result has the dtype of
 `x`); `y` a real scalar (an integer or floating one, not bool or complex), cast to

@@ -2,6 +2,7 @@
 
 Contract: pure, traced once per shape, no host round trip; every transform works
 because XLA sees the whole computation.
+<!-- jaxcb:expect native/jax sum_mean * status=ok -->
 
 Types: any floating dtype. float16 and bfloat16 are accumulated in float32, as NumPy
 does for float16, and both results are cast back: the mean of 100 float16 values of

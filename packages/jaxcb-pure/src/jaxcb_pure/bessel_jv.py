@@ -7,6 +7,8 @@ Contract:
   to 0.12.0.1: "safe to be called multiple times", or "not to be called at all"):
   under `jax.jit` a call whose result is unused is removed. Two identical calls in one
   jitted program both ran on every JAX version measured, which JAX does not promise.
+  <!-- jaxcb:expect pure_callback/default bessel_jv jit_unused host_calls=0 -->
+  <!-- jaxcb:expect-observation gotcha merged host_calls=2 -->
 - **Batching.** `vmap_method="expand_dims"`: `scipy.special.jv` is a NumPy ufunc,
   so one host call takes the whole batch. Both arguments are first reshaped to the
   rank of the output, so NumPy broadcasting lines the batch axes up whichever
@@ -17,6 +19,14 @@ Contract:
   and `hessian` in `z` all work. Called without `jax.jit`, the function is 1 host call,
   a first derivative (`grad`, `jvp`, `vjp`, `jacfwd`, `jacrev`) 3 (`J_v`, `J_{v-1}`,
   `J_{v+1}`) and `hessian` 9 (the support matrix, JAX 0.10.2 and 0.12.0.1).
+  <!-- jaxcb:expect pure_callback/default bessel_jv eager status=ok host_calls=1 -->
+  <!-- jaxcb:expect pure_callback/default bessel_jv grad|jvp|vjp|jacfwd|jacrev status=ok host_calls=3 -->
+  <!-- jaxcb:expect pure_callback/default bessel_jv hessian status=ok host_calls=9 -->
+  Under `jax.jit` a gradient is 2 host calls (`J_{v-1}`, `J_{v+1}`: the unused `J_v` is
+  removed) and a Hessian 4: the two identical `J_v` calls both run, where the same
+  Hessian through `ffi_call`, `buffer_callback` or the Python FFI bridge makes 3.
+  <!-- jaxcb:expect-observation edge bessel-jv-derivatives-jit "pure_callback/default jit grad=2" "pure_callback/default jit hessian=4" jax=0.10.2|0.12.0.1 -->
+  <!-- jaxcb:expect-observation edge bessel-jv-derivatives-jit "ffi_call/default jit hessian=3" "buffer_callback/default jit hessian=3" "ffi_python/default jit hessian=3" jax=0.10.2|0.12.0.1 -->
   `bessel_jv_callback` is the same call without the rule (`grad` through it raises). The
   order `v` is an integer: it has no derivative.
 - **Types.** `v` any integer dtype (not bool), converted to int32 first, so that

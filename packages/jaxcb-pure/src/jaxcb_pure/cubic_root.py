@@ -9,6 +9,8 @@ Contract:
   at all"): under `jax.jit` a call whose result is unused is removed. Two identical
   calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
   `merged` gotcha), which JAX does not promise.
+  <!-- jaxcb:expect pure_callback/default cubic_root jit_unused host_calls=0 -->
+  <!-- jaxcb:expect-observation gotcha merged host_calls=2 -->
 - **Scalar host code.** `scipy.optimize.brentq` finds one root of one scalar
   function, so `on_host` loops over the broadcast elements itself.
 - **Accurate at any scale.** The root is bracketed within a factor of a few

@@ -10,6 +10,8 @@ Contract:
   at all"): under `jax.jit` a call whose result is unused is removed. Two identical
   calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
   `merged` gotcha), which JAX does not promise.
+  <!-- jaxcb:expect pure_callback/default expm jit_unused host_calls=0 -->
+  <!-- jaxcb:expect-observation gotcha merged host_calls=2 -->
 - **Not elementwise.** Each output entry depends on the whole matrix, so the
   host gets whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
 - **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
@@ -18,6 +20,8 @@ Contract:
   cotangent, so `jacrev` (a `vmap` over cotangents) is one host call as well;
   under `jax.jit` it is the only one, since `jacrev` never uses the primal output
   and the forward call is removed.
+  <!-- jaxcb:expect pure_callback/default expm vmap host_calls=1 -->
+  <!-- jaxcb:expect pure_callback/default expm jacrev host_calls=2 -->
 - **Derivatives.** A `jax.custom_vjp` rule (below): the cotangent of
   `expm` at `a` for the output cotangent `g` is the Fréchet derivative `L(a^T, g)`,
   computed on the host per matrix. So `grad`, `vjp` and `jacrev` work, while `jvp` and

@@ -7,9 +7,11 @@ goes wrong, measured on JAX 0.10.2 and 0.12.0.1 (CPU) by this package's tests:
 
 - **An unused draw never happens.** Under `jax.jit` a draw whose result is unused
   is removed, so the generator is not advanced: "each call advances `rng`" fails.
+  <!-- jaxcb:expect pure_callback/default host_draw jit_unused host_calls=0 -->
 - **`jax.vmap` gives every batch element the same draw.** The call has no
   operands, so no batched value reaches it and `vmap` never batches it
   (`vmap_method` is never consulted): one host call, one draw, repeated.
+  <!-- jaxcb:expect-observation edge pure-host-draw-vmap host_draws=1 same_draw_in_every_member=true jax=0.10.2|0.12.0.1 -->
 
 JAX's contract also allows it to merge two identical pure calls, which would hand
 two draws in one `jit` the same values. That was *not* observed here: two draws in

@@ -8,6 +8,7 @@ word. Measured on JAX 0.10.2 and 0.12.0.1 (CPU), by this package's tests:
 - **The log is never called**, with or without `jax.jit`, and under `jax.vmap`:
   the scan body is always compiled, and a pure call whose result is unused is
   removed from it. The returned state is still right, which hides the bug.
+  <!-- jaxcb:expect pure_callback log_steps eager|jit host_calls=0 -->
 - **`jax.grad` and `jax.jvp` raise** `ValueError: Pure callbacks do not support
   JVP...`, although the callback's result does not even reach the output.
 

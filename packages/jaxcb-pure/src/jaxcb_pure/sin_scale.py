@@ -9,6 +9,8 @@ Contract:
   at all"): under `jax.jit` a call whose result is unused is removed. Two identical
   calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
   `merged` gotcha), which JAX does not promise.
+  <!-- jaxcb:expect pure_callback/default sin_scale jit_unused host_calls=0 -->
+  <!-- jaxcb:expect-observation gotcha merged host_calls=2 -->
 - **Batching.** `vmap_method="expand_dims"`: `on_host` is a NumPy ufunc
   expression, so one host call takes the whole batch; the scalar `y` is reshaped
   to the rank of `x` first, so NumPy broadcasting lines the batch axes up
@@ -18,6 +20,7 @@ Contract:
   call without the rule (`grad` through it raises).
 - **Transforms.** `jit`, `vmap`, loops and `cond` work; the support matrix on the
   site has the measured answer for every transform.
+  <!-- jaxcb:expect pure_callback/default sin_scale jit|vmap|scan|while_loop|fori_loop|cond status=ok -->
 - **Types.** `x` any floating dtype: float16 and bfloat16 reach the host (and the
   rule) as float32, and the result is cast back. `y` a real scalar (not bool or
   complex).

@@ -9,11 +9,14 @@ Contract:
   at all"): under `jax.jit` a call whose result is unused is removed. Two identical
   calls in one jitted program both ran on JAX 0.4.30, 0.10.2 and 0.12.0.1 (the
   `merged` gotcha), which JAX does not promise.
+  <!-- jaxcb:expect pure_callback/default sum_mean jit_unused host_calls=0 -->
+  <!-- jaxcb:expect-observation gotcha merged host_calls=2 -->
 - **Pytree output.** One host call returns both arrays; `result_shape_dtypes` is
   the matching tuple of `jax.ShapeDtypeStruct`s.
 - **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis
   only, so leading batch axes pass straight through and one host call takes the
   whole batch. With a single argument, `"broadcast_all"` would do the same.
+  <!-- jaxcb:expect pure_callback/default sum_mean vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below), written in
   `jax.numpy` (the map is linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work;
   `sum_mean_callback` is the same call without the rule (`grad` through it raises).

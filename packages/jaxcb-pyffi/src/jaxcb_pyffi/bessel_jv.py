@@ -21,8 +21,13 @@ Contract:
   the neighbouring orders, so the rule itself has a rule: `grad`, `jacfwd`, `jacrev` and
   `hessian` in `z` all work. Called without `jax.jit`, a first derivative (`grad`, `jvp`,
   `vjp`, `jacfwd`, `jacrev`) is 3 handler calls and `hessian` 9 (the support matrix, JAX
-  0.10.2 and 0.12.0.1). `bessel_jv_callback` is the same call without the rule (`grad`
+  0.10.2 and 0.12.0.1). Under `jax.jit` a gradient is two handler calls (`J_{v-1}`,
+  `J_{v+1}`: the unused value is removed) and a Hessian three (the two identical `J_v`
+  calls merged). `bessel_jv_callback` is the same call without the rule (`grad`
   through it raises). The order `v` is an integer: it has no derivative.
+  <!-- jaxcb:expect ffi_python/default bessel_jv grad|jvp|vjp|jacfwd|jacrev status=ok host_calls=3 -->
+  <!-- jaxcb:expect ffi_python/default bessel_jv hessian status=ok host_calls=9 -->
+  <!-- jaxcb:expect-observation edge bessel-jv-derivatives-jit "ffi_python/default jit grad=2" "ffi_python/default jit hessian=3" jax=0.10.2|0.12.0.1 -->
 - **What runs where.** The checks and reshapes run in Python when the function is
   traced; the derivative rule is compiled by XLA with the rest of the program; `on_host`
   runs in the Python interpreter, called by XLA through `ctypes` in the middle of the

@@ -17,6 +17,7 @@ Contract:
   as pure. Under `jax.jit` a call whose result is unused is removed (so under `jacrev`,
   which never uses the primal output, only the backward call runs); otherwise the
   handler runs once each time the compiled program runs.
+  <!-- jaxcb:expect ffi_python/default expm jit_unused host_calls=0 -->
 - **Not elementwise.** Each output entry depends on the whole matrix, so the handler gets
   whole matrices: `a` has shape `(..., n, n)` and stacks are allowed.
 - **Batching.** `vmap_method="expand_dims"`: `scipy.linalg.expm` works on stacks
@@ -24,6 +25,8 @@ Contract:
   `on_host_vjp` broadcasts the saved matrix against the cotangent, so `jacrev` (a `vmap`
   over cotangents) is one handler call too, the matrix arriving unbatched with a size-1
   axis instead of being tiled.
+  <!-- jaxcb:expect ffi_python/default expm vmap host_calls=1 -->
+  <!-- jaxcb:expect ffi_python/default expm jacrev host_calls=2 -->
 - **Derivatives.** A `jax.custom_vjp` rule (below): the cotangent of
   `expm` at `a` for the output cotangent `g` is the Fréchet derivative `L(a^T, g)`, computed
   on the host per matrix by the second handler, through a second `ffi_call`. So `grad`,

@@ -17,6 +17,7 @@ Contract:
 - **Batching.** `vmap_method="expand_dims"`: `on_host` reduces over the last axis only,
   so leading batch axes pass straight through and one handler call fills both batched
   outputs. With a single argument, `"broadcast_all"` would do the same.
+  <!-- jaxcb:expect ffi_python/default sum_mean vmap host_calls=1 -->
 - **Derivatives.** A `jax.custom_jvp` rule (below), written in `jax.numpy` (the map is
   linear), so `grad`, `jacfwd`, `jacrev` and `hessian` work; `sum_mean_callback` is the
   same call without the rule (`grad` through it raises).
