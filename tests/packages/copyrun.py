@@ -9,7 +9,7 @@ As a script: ``python copyrun.py --script FILE`` runs ``FILE`` as ``__main__`` f
 folder, where no jaxcb package can be imported; ``python copyrun.py JOBS RESULTS``, where ``JOBS`` is a pickle of
 ``[(key, folder, stem, function, spec), ...]`` and ``RESULTS`` receives
 ``{key: {step: outcome}}``. Each module is imported from its folder under its own name
-(``import sin_scale`` as a reader would), its sibling files importable beside it.
+(``import sin_scale`` as a reader would).
 """
 
 from __future__ import annotations

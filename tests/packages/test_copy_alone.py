@@ -1,10 +1,9 @@
 """Every pattern module runs when it is copied alone, as a reader copies it.
 
 For every function the registries list (each computation of each variant), its module
-file is copied into an empty temporary folder, with what the module names beside it: an
-FFI kernel's ``<name>.cc`` and the ``CMakeLists.txt`` that builds it (built there with
-CMake), and a sibling file the module imports by its plain name (``_handler.py`` of the
-Python FFI bridge). A fresh Python in which no ``jaxcb`` package can be imported then
+file is copied into an empty temporary folder, alone or, for an FFI kernel, with its
+``<name>.cc`` and the ``CMakeLists.txt`` that builds it (built there with CMake). A fresh
+Python in which no ``jaxcb`` package can be imported then
 imports each copy and runs its function eagerly, under ``jit``, under ``vmap`` and under
 ``grad`` (``copyrun.py``); the installed package runs the same steps here. Each step must
 end the same way on both sides: the same values (within the computation's tolerance), or
@@ -15,8 +14,8 @@ The README's example is run the same way, beside a copy of the module it names, 
 print what the README shows on the JAX version the README names.
 
 A last test reads every pattern module's imports: JAX, NumPy, SciPy and the standard
-library only, or a sibling file copied with it; never ``jaxcb_core``, a registry, a probe
-or another jaxcb package.
+library only: never a sibling file, ``jaxcb_core``, a registry, a probe or another jaxcb
+package.
 """
 
 from __future__ import annotations
@@ -50,59 +49,30 @@ MODULES = sorted(
 ALLOWED = {"jax", "jaxlib", "numpy", "scipy"} | set(sys.stdlib_module_names)
 
 
-def _siblings(path: Path) -> list[Path]:
-    """The files copied with a module: a kernel of its name with the folder's
-    ``CMakeLists.txt``, and every sibling ``_x.py`` it imports as ``import _x``."""
-    out = []
+def _kernel(path: Path) -> list[Path]:
+    """The files copied with a module: a C++ kernel of its name with the folder's
+    ``CMakeLists.txt`` (no other file: a Python module runs alone)."""
     kernel = path.with_suffix(".cc")
-    if kernel.is_file():
-        out += [kernel, path.parent / "CMakeLists.txt"]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                sibling = path.parent / f"{alias.name}.py"
-                if alias.name.startswith("_") and sibling.is_file():
-                    out.append(sibling)
-    return out
+    return [kernel, path.parent / "CMakeLists.txt"] if kernel.is_file() else []
 
 
 # --- what a pattern module imports -----------------------------------------------------------
 
 
-def _relative_ok(tree: ast.Module, node: ast.ImportFrom) -> bool:
-    """`from . import x` only as the first half of a `try` whose `ImportError` handler
-    imports `x` by its plain name (the module then runs in a folder beside `x.py`)."""
-    names = {a.name for a in node.names}
-    for t in ast.walk(tree):
-        if isinstance(t, ast.Try) and node in t.body:
-            plain = {
-                a.name
-                for h in t.handlers
-                if isinstance(h.type, ast.Name) and h.type.id == "ImportError"
-                for stmt in h.body
-                if isinstance(stmt, ast.Import)
-                for a in stmt.names
-            }
-            return node.module is None and names <= plain
-    return False
-
-
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_a_pattern_imports_only_jax_numpy_scipy_and_what_it_is_copied_with(path: Path) -> None:
+def test_a_pattern_imports_only_jax_numpy_scipy_and_the_standard_library(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    siblings = {p.stem for p in _siblings(path) if p.suffix == ".py"}
     bad = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level:
-            if not _relative_ok(tree, node):
-                bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''}")
+            bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''}")
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names = (
                 [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
             )
             for name in names:
                 top = (name or "").split(".")[0]
-                if top not in ALLOWED and top not in siblings:
+                if top not in ALLOWED:
                     bad.append(f"line {node.lineno}: {name}")
     assert not bad, (
         f"{path.relative_to(ROOT)} imports what a reader who copies it does not have: "
@@ -189,7 +159,7 @@ def copied(
         if path not in folders:  # one folder a module, however many functions it has
             folder = root / f"{path.parent.name}-{path.stem}"
             folder.mkdir()
-            files = [path, *_siblings(path)]
+            files = [path, *_kernel(path)]
             missing = [f.name for f in files if not f.is_file()]
             for f in files:
                 if f.is_file():

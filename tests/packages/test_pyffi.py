@@ -1,6 +1,7 @@
 """jaxcb_pyffi, what only it does: what the ctypes bridge makes of a handler's exception,
 a write to an input, a buffer NumPy cannot view and an empty buffer; one registration per
-name; and the registry.
+name; and the registry. Each pattern module holds its own copy of the bridge (it runs
+copied alone): every test of the bridge runs over each copy.
 
 The contract it shares with ``jaxcb_buffer`` (results, in-place outputs, derivative rules,
 batching, host calls, argument errors, the bare forms) is one body over both packages:
@@ -11,9 +12,11 @@ fallback is checked; every other test is skipped, saying why.
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import jax
@@ -30,13 +33,15 @@ from pkg_support import (
 import jaxcb_pyffi
 from jaxcb_core.catalog import CATALOG, by_name
 from jaxcb_core.mechanisms import from_dict
-from jaxcb_pyffi import _handler, _registry
+from jaxcb_pyffi import _registry
 
 UNAVAILABLE = (
     f"jax.ffi is not in JAX {jax.__version__} (added in 0.4.32 as jax.extend.ffi, "
     "jax.ffi since 0.5.0)"
 )
-RUN_WITHOUT_FFI = {"test_registry_without_ffi"}
+RUN_WITHOUT_FFI = {"test_registry_without_ffi", "test_each_module_holds_the_same_bridge"}
+# the pattern modules, each with its bridge (from the files: nothing lists them by hand)
+MODULES = sorted(p.stem for p in Path(jaxcb_pyffi.__file__).parent.glob("[a-z]*.py"))
 
 
 @pytest.fixture(autouse=True)
@@ -55,16 +60,29 @@ def fresh(f: Callable[..., Any], **kw: Any) -> Callable[..., Any]:
     return lambda *a: f(*a, **kw)
 
 
-def handled(host: Callable[..., None], name: str) -> Callable[[jax.Array], jax.Array]:
+Register = Callable[[str, Callable[..., None]], str]
+
+
+@pytest.fixture(params=MODULES)
+def register(request: pytest.FixtureRequest) -> Register:
+    """One module's bridge; the names it registers end with the module's name, as XLA
+    keeps one handler per name and each copy registers its own."""
+    bridge = importlib.import_module(f"jaxcb_pyffi.{request.param}")._register
+    return lambda name, host: bridge(f"{name}_{request.param}", host)
+
+
+def handled(
+    register: Register, host: Callable[..., None], name: str
+) -> Callable[[jax.Array], jax.Array]:
     """A jitted ffi_call of ``host`` registered as the handler ``name`` (output like x)."""
-    _handler.register(name, host)
+    name = register(name, host)
     return jax.jit(lambda x: jax.ffi.ffi_call(name, jax.ShapeDtypeStruct(x.shape, x.dtype))(x))
 
 
 # --- the bridge: errors, types, empty buffers -----------------------------------------------
 
 
-def test_a_write_to_an_input_view_raises_in_the_caller(x32: None) -> None:
+def test_a_write_to_an_input_view_raises_in_the_caller(x32: None, register: Register) -> None:
     """The bridge's input views are read-only: a handler that writes one fails the call
     (JaxRuntimeError with the ValueError NumPy raised), and the argument is unchanged."""
 
@@ -76,17 +94,17 @@ def test_a_write_to_an_input_view_raises_in_the_caller(x32: None) -> None:
     with raises(
         jax.errors.JaxRuntimeError, "UNKNOWN: ValueError: assignment destination is read-only"
     ):
-        jax.block_until_ready(handled(host, "jaxcb_test_writes_input")(x))
+        jax.block_until_ready(handled(register, host, "jaxcb_test_writes_input")(x))
     np.testing.assert_array_equal(x, np.arange(4.0))
 
 
 def test_an_exception_in_the_handler_reaches_the_caller_and_the_process_goes_on(
-    x32: None,
+    x32: None, register: Register
 ) -> None:
     def host(x: np.ndarray, out: np.ndarray) -> None:
         raise KeyError("no such table")
 
-    f = handled(host, "jaxcb_test_raises")
+    f = handled(register, host, "jaxcb_test_raises")
     x = jnp.arange(3.0)
     for _ in range(2):  # and again: the handler and the process are still there
         with raises(jax.errors.JaxRuntimeError, "UNKNOWN: KeyError: 'no such table'"):
@@ -94,13 +112,15 @@ def test_an_exception_in_the_handler_reaches_the_caller_and_the_process_goes_on(
     np.testing.assert_allclose(jax.jit(fresh(fn("sin_scale")))(x, 2.0), np.sin(x) * 2 + 1, 1e-6)
 
 
-def test_a_buffer_numpy_cannot_view_is_refused_with_its_dtype(x32: None) -> None:
+def test_a_buffer_numpy_cannot_view_is_refused_with_its_dtype(
+    x32: None, register: Register
+) -> None:
     calls: list[int] = []
 
     def host(x: np.ndarray, out: np.ndarray) -> None:
         calls.append(1)
 
-    f = handled(host, "jaxcb_test_bfloat16")
+    f = handled(register, host, "jaxcb_test_bfloat16")
     with raises(
         jax.errors.JaxRuntimeError,
         "INVALID_ARGUMENT: argument 0 is bfloat16, which NumPy cannot view",
@@ -109,7 +129,9 @@ def test_a_buffer_numpy_cannot_view_is_refused_with_its_dtype(x32: None) -> None
     assert calls == []  # refused before the Python function runs
 
 
-def test_an_empty_input_reaches_the_handler_and_an_empty_result_calls_nothing(x32: None) -> None:
+def test_an_empty_input_reaches_the_handler_and_an_empty_result_calls_nothing(
+    x32: None, register: Register
+) -> None:
     """An empty argument arrives as an empty array (the handler still fills its result);
     a call whose result is empty is not made at all (measured: XLA skips it)."""
     seen: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
@@ -118,11 +140,11 @@ def test_an_empty_input_reaches_the_handler_and_an_empty_result_calls_nothing(x3
         seen.append((x.shape, out.shape))
         out[...] = 7.0
 
-    _handler.register("jaxcb_test_empty", host)
+    name = register("jaxcb_test_empty", host)
 
     def call(x: jax.Array, shape: tuple[int, ...]) -> jax.Array:
         result = jax.ShapeDtypeStruct(shape, x.dtype)
-        return jax.jit(lambda x: jax.ffi.ffi_call("jaxcb_test_empty", result)(x))(x)
+        return jax.jit(lambda x: jax.ffi.ffi_call(name, result)(x))(x)
 
     np.testing.assert_array_equal(call(jnp.zeros((2, 0)), (2,)), [7.0, 7.0])
     assert seen == [((2, 0), (2,))]
@@ -130,29 +152,29 @@ def test_an_empty_input_reaches_the_handler_and_an_empty_result_calls_nothing(x3
     assert seen == [((2, 0), (2,))]  # no second call
 
 
-def test_a_name_is_registered_once(x32: None) -> None:
+def test_a_name_is_registered_once(x32: None, register: Register) -> None:
     """A second registration of a name keeps the first handler (JAX keeps one per name)."""
-    first = _handler.register("jaxcb_test_once", lambda x, out: np.copyto(out, x))
-    second = _handler.register("jaxcb_test_once", lambda x, out: np.copyto(out, -x))
-    assert first == second == "jaxcb_test_once"
+    first = register("jaxcb_test_once", lambda x, out: np.copyto(out, x))
+    second = register("jaxcb_test_once", lambda x, out: np.copyto(out, -x))
+    assert first == second
     f = jax.jit(lambda x: jax.ffi.ffi_call(first, jax.ShapeDtypeStruct(x.shape, x.dtype))(x))
     np.testing.assert_array_equal(f(jnp.arange(3.0)), np.arange(3.0))
 
 
 def test_threads_registering_one_new_name_at_once_register_it_once(
-    x32: None, monkeypatch: pytest.MonkeyPatch
+    x32: None, register: Register, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two threads tracing their first call at once both ask for the name: the check and
     the registration are one step (a lock), so JAX registers it once, and it works."""
-    name, threads = "jaxcb_test_threads", 8
+    threads = 8
     calls: list[str] = []
-    register = jax.ffi.register_ffi_target
+    jax_register = jax.ffi.register_ffi_target
 
     def counting(target: str, *args: Any, **kwargs: Any) -> None:
         calls.append(target)
         time.sleep(0.05)  # a slow registration: a second thread would get in meanwhile
         if calls.count(target) == 1:  # never register twice, even where the check fails
-            register(target, *args, **kwargs)
+            jax_register(target, *args, **kwargs)
 
     monkeypatch.setattr(jax.ffi, "register_ffi_target", counting)
     start = threading.Barrier(threads)
@@ -160,17 +182,31 @@ def test_threads_registering_one_new_name_at_once_register_it_once(
 
     def work() -> None:
         start.wait()
-        names.append(_handler.register(name, lambda x, out: np.copyto(out, x)))
+        names.append(register("jaxcb_test_threads", lambda x, out: np.copyto(out, x)))
 
     workers = [threading.Thread(target=work) for _ in range(threads)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
+    name = names[0]
     assert names == [name] * threads
     assert calls == [name]
     f = jax.jit(lambda x: jax.ffi.ffi_call(name, jax.ShapeDtypeStruct(x.shape, x.dtype))(x))
     np.testing.assert_array_equal(f(jnp.arange(3.0)), np.arange(3.0))
+
+
+def test_each_module_holds_the_same_bridge() -> None:
+    """The bridge is a section of each module (each runs copied alone), the same text in
+    each: a fix to one copy is made to all."""
+    start, end = "# ---- the bridge", "# ---- end of the bridge"
+    texts = {}
+    for name in MODULES:
+        source = (Path(jaxcb_pyffi.__file__).parent / f"{name}.py").read_text(encoding="utf-8")
+        assert source.count(start) == source.count(end) == 1, name
+        texts[name] = source[source.index(start) : source.index(end)]
+    first = texts[MODULES[0]]
+    assert [n for n, text in texts.items() if text != first] == []
 
 
 # --- the registry --------------------------------------------------------------------------

@@ -11,8 +11,7 @@ one adds a tab by existing) and every computation of the catalog:
   (``host``, ``callback``, ``pattern``, ...) in file order through
   ``pymdownx.snippets`` with ``check_paths: true``, so a renamed section breaks
   the build; a C++ file of the same name beside it (``<computation>.cc``) is shown
-  after it, with the ``CMakeLists.txt`` that builds it, and so is a sibling file the
-  module imports by its plain name (``import _handler``): the files a reader copies;
+  after it, with the ``CMakeLists.txt`` that builds it: the files a reader copies;
 - if it does not, the tab shows the reason the package's registry gives, as the
   committed matrix files record it (``unsupported`` of each variant);
 - then the whole file, collapsed (imports, checks, ``VMAP_METHOD``: it runs as it is
@@ -78,23 +77,14 @@ class Package:
         return next((q for q in shared if computation in dict(sections(q))), None)
 
     def sources(self, computation: str) -> list[Path]:
-        """The files a reader copies for one pattern: the module; a kernel of the same
-        name with the ``CMakeLists.txt`` that builds it; a sibling ``_x.py`` the module
-        imports by its plain name (``import _x``, when copied beside it)."""
+        """The files a reader copies for one pattern: the module, and a kernel of the same
+        name with the ``CMakeLists.txt`` that builds it."""
         path = self.module(computation)
         if path is None:
             return []
         found = [p for ext in SOURCES if (p := path.with_suffix(ext)).is_file()]
         if len(found) > 1 and (cmake := path.parent / "CMakeLists.txt").is_file():
             found.append(cmake)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found += [
-                    sibling
-                    for a in node.names
-                    if a.name.startswith("_")
-                    and (sibling := path.parent / f"{a.name}.py").is_file()
-                ]
         return found
 
     def download(self, computation: str, source: Path) -> str:

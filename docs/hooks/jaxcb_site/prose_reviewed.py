@@ -1024,7 +1024,7 @@ REVIEWED: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "packages/jaxcb-pyffi/README.md",
-        "To use a pattern, copy its file and `_handler.py` (the bridg",
+        "To use a pattern, copy its file into your project, a package",
         "the package's design: the copy-alone test (tests/packages) runs each module alone from an empty folder",
     ),
     (

@@ -1,7 +1,7 @@
 """jaxcb pyffi: every pure computation of the catalog through `jax.ffi.ffi_call` into a
 Python function registered as an XLA FFI handler with `ctypes`.
 
-Each module is one copyable pattern (with `_handler.py`, the `ctypes` bridge): a host
+Each module is one copyable pattern, the `ctypes` bridge included: a host
 function `on_host(*inputs, *outputs)` that writes its result into XLA's output buffers in
 place and returns `None`, registered as a CPU FFI target at import; the bare call
 `<name>_callback`; and the public function with a derivative rule and a justified
