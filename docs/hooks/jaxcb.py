@@ -86,6 +86,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    # The computation pages' whole files load when opened (deferred.py): taken out here,
+    # before the search plugin reads the page, so the index holds the sections, not the files.
+    html = deferred.fold_whole(html)
     # each glossary term's first use on a reader page links to its definition
     return glossary.link_terms(html, page.file.src_uri, page.url)
 

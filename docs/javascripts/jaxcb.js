@@ -112,6 +112,32 @@
     });
   }
 
+  // A computation page's whole files (docs/hooks/jaxcb_site/deferred.py): each folded file
+  // loads from its own file when the reader opens it, and gets the copy button Material gives
+  // the code blocks that were in the page at load (its clipboard handler is delegated: a
+  // button with data-clipboard-target works wherever it is added).
+  var wholeIds = 0;
+  function fillWhole(details) {
+    var body = details.querySelector(".jx-whole-body");
+    if (!body || !body.dataset.src || body.jxLoaded) return;
+    body.jxLoaded = envFile(body.dataset.src).then(function (doc) {
+      body.innerHTML = doc.html;
+      body.querySelectorAll("pre > code").forEach(function (code) {
+        var pre = code.parentNode;
+        if (pre.querySelector(".md-clipboard")) return;
+        wholeIds += 1;
+        pre.id = pre.id || "jx-whole-" + wholeIds;
+        var button = document.createElement("button");
+        button.className = "md-clipboard md-icon";
+        button.title = document.documentElement.lang === "zh" ? "复制到剪贴板" : "Copy to clipboard";
+        button.setAttribute("data-clipboard-target", "#" + pre.id + " > code");
+        pre.insertBefore(button, code);
+      });
+    }).catch(function (e) {
+      body.textContent = "Could not load this file: " + e.message;
+    });
+  }
+
   function detailBox() {
     var box = document.querySelector(".jx-detail");
     if (box) return box;
@@ -196,6 +222,12 @@
       if (sel.dataset.jxBound) return;
       sel.dataset.jxBound = "1";
       sel.addEventListener("change", function () { applyTimelineFilters(true); });
+    });
+    document.querySelectorAll("details.jx-whole").forEach(function (details) {
+      if (details.dataset.jxBound) return;
+      details.dataset.jxBound = "1";
+      if (details.open) fillWhole(details);
+      details.addEventListener("toggle", function () { if (details.open) fillWhole(details); });
     });
     document.querySelectorAll("details.jx-tl-release").forEach(function (details) {
       if (details.dataset.jxBound) return;

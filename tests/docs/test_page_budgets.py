@@ -32,20 +32,12 @@ PROBLEMS: list[str] = []
 # may be. A page that grows past a budget is split or folded (the gotchas and the edge cases
 # fold their scripts, the performance page has a page per measurement, the harness API a page
 # per room), or named here with its reason; an entry that no page needs any more fails.
-_CODE_TABS = (
-    "a computation's page: ten mechanisms' code tabs (each pattern's sections and its whole "
-    "file, highlighted) and the newest environment's matrix slice (a test link and a tooltip "
-    "per cell); the older environments already load on demand (deferred.py). Over 1 MB of "
-    "HTML, not tall: to slim next (the cells' markup, the whole files on demand)"
-)
 _API = (
     "the reference of a whole package, rendered by mkdocstrings from its docstrings, one "
     "section per computation: read from its table of contents and search, within 8 % of the "
     "height"
 )
 EXCEPTIONS: dict[str, str] = {
-    **{f"computations/{c}/": _CODE_TABS for c in ("sin_scale", "sum_mean", "bessel_jv")},
-    **{f"computations/{c}/": _CODE_TABS for c in ("expm", "cubic_root", "log_steps")},
     "api/pure/": _API,
     "api/io/": _API,
     "contributing/performance-targets/": (

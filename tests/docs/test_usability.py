@@ -85,6 +85,24 @@ def test_matrix_environment_files_hold_every_cell(
         assert doc["cells"][key][1] == first["test"]
 
 
+def _whole_file(page: Path, raw: str, rel: str) -> str:
+    """The text of the folded whole file ``rel`` on a built page: the block's body is the
+    file the page script loads when the block is opened (deferred.py)."""
+    summary = f"The whole file, <code>{Path(rel).name}</code>"
+    found = []
+    for at in [m.start() for m in re.finditer(re.escape(summary), raw)]:
+        after = raw[at:]
+        match = re.search(r'<div class="jx-whole-body" data-src="([^"]+)"></div>', after)
+        assert match, f"{rel}: not folded"
+        assert after.index(match.group()) < after.index("</details>"), f"{rel}: not in its block"
+        body = json.loads((page / match.group(1)).read_text(encoding="utf-8"))["html"]
+        if f'<span class="filename">{rel}</span>' in body:
+            found.append(re.search(r"<code>(.*?)</code></pre>", body, re.S))
+    assert len(found) == 1, f"{rel}: {len(found)} folded blocks of it"
+    assert found[0], f"{rel}: no code block"
+    return html.unescape(re.sub(r"<[^>]+>", "", found[0].group(1)))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_every_pattern_tab_links_its_file_shows_it_whole_and_runs_an_example(
     site: Path, name: str
@@ -97,7 +115,10 @@ def test_every_pattern_tab_links_its_file_shows_it_whole_and_runs_an_example(
         rel = path.relative_to(ROOT).as_posix()
         assert f"/blob/main/{rel}" in raw, f"{rel}: no link to the whole file"
         if code.sections(path):
-            assert f"The whole file, <code>{path.name}</code>" in raw, f"{rel} is not shown whole"
+            source = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            unmarked = "".join(ln for ln in source if not code.SECTION.match(ln))
+            shown = _whole_file(site / "computations" / name, raw, rel)
+            assert shown.rstrip() == unmarked.rstrip(), f"{rel} is not shown whole"
         example = f"docs/examples/{pkg.name}/{name}.py"
         assert f">{example}</span>" in raw, f"no example {example} on the {name} page"
     assert raw.count("Output · JAX") >= sum(bool(p.module(name)) for p in code.packages())

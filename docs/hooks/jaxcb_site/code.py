@@ -35,7 +35,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import annotations, data, examples
+from . import annotations, data, deferred, examples
 from .data import ROOT
 
 SECTION = re.compile(
@@ -200,8 +200,8 @@ def whole_file(path: Path) -> str:
     lang = LANGS.get(path.suffix, "text")
     inner = "\n".join([f'```{lang} title="{rel}"', f'--8<-- "{rel}"', "```"])
     return (
-        f'??? example "The whole file, `{path.name}`: imports, checks and constants included"\n\n'
-        + indent(inner, 4)
+        f'??? example {deferred.WHOLE} "The whole file, `{path.name}`: imports, checks and '
+        'constants included"\n\n' + indent(inner, 4)
     )
 
 

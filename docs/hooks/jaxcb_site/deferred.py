@@ -10,6 +10,11 @@ script (``docs/javascripts/jaxcb.js``) fetches it when its environment is chosen
 the one remembered from an earlier page. The matrix page does the same with its own
 per-environment files (``matrixpage``).
 
+A computation page's whole files (each pattern's module, folded below its sections: over
+half of the page's HTML when they were in it) are kept the same way: :func:`fold_whole`
+moves the body of each ``details`` of class :data:`WHOLE` into its own file, which the page
+script loads when the reader opens it.
+
 :func:`keep` (from ``render.env_block``) keeps a deferred table and names it;
 :func:`place` (``on_post_page``) turns each name into a URL relative to the page and
 writes the file it names into the site.
@@ -23,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DIR", "SITE", "files_in", "keep", "place"]
+__all__ = ["DIR", "SITE", "WHOLE", "files_in", "fold_whole", "keep", "place"]
 
 DIR = "assets/jaxcb/envs"
 """Where the deferred tables go, relative to the built site's root."""
@@ -35,6 +40,35 @@ SITE = "jx-site:"
 which share the English site's files, find them too."""
 _SRC = re.compile(r'data-src="jx-(deferred|site):([^"]+)"')
 _PENDING: dict[str, str] = {}
+
+WHOLE = "jx-whole"
+"""The class of a folded block whose body loads when it is opened (``code.whole_file``)."""
+_WHOLE = re.compile(rf'(<details class="[^"]*\b{WHOLE}\b[^"]*">\s*<summary>.*?</summary>)', re.S)
+_DETAILS = re.compile(r"<details\b|</details>")
+
+
+def fold_whole(output: str) -> str:
+    """Each :data:`WHOLE` block's body (after its summary) as a placeholder the page script
+    fills from the body's own file when the block is opened."""
+    parts, at = [], 0
+    for match in _WHOLE.finditer(output):
+        if match.start() < at:  # inside a block already folded
+            continue
+        depth, end = 1, None
+        for tag in _DETAILS.finditer(output, match.end()):
+            depth += 1 if tag.group() == "<details" else -1
+            if depth == 0:
+                end = tag.start()
+                break
+        if end is None:
+            raise ValueError(f"a {WHOLE} block without its </details>")
+        body = output[match.end() : end]
+        parts += [
+            output[at : match.end()],
+            f'<div class="jx-whole-body" data-src="{keep(body)}"></div>',
+        ]
+        at = end
+    return "".join(parts) + output[at:]
 
 
 def keep(inner: str) -> str:
