@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import searchbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -110,17 +111,6 @@ def test_environment_choice_follows_to_the_next_page(
     assert table.locator("caption").inner_text() == f"sin_scale on {label}"
 
 
-def test_search_finds_vmap_method(page: Any, site_url: str) -> None:
-    page.goto(site_url)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    # typed key by key: Material's search reacts to keyboard events, not to fill()
-    page.locator("input.md-search__input").press_sequentially("vmap_method", delay=20)
-    results = page.locator(".md-search-result__item")
-    results.first.wait_for(timeout=30_000)
-    assert results.count() > 0
-    assert "vmap_method" in page.locator(".md-search-result").inner_text()
-
-
 @pytest.mark.parametrize(("name", "path"), [("home", ""), ("matrix", "matrix/")])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_screenshot(
@@ -148,35 +138,11 @@ SEARCHES = {
 }
 
 
-def _search(page: Any, site_url: str, query: str) -> list[str]:
-    """The pages of the search results for ``query``, best first (once the list settles)."""
-    page.goto(site_url)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    # typed key by key: Material's search reacts to keyboard events, not to fill()
-    page.locator("input.md-search__input").press_sequentially(query, delay=20)
-    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
-    read = """() => [...document.querySelectorAll('.md-search-result__list > .md-search-result__item')]
-        .map(li => li.querySelector('a').getAttribute('href'))"""
-    before: list[str] = []
-    for _ in range(50):
-        page.wait_for_timeout(200)
-        now = page.evaluate(read)
-        if now and now == before:
-            break
-        before = now
-    out: list[str] = []
-    for href in before:
-        path = href.split("?")[0].split("#")[0].replace(site_url, "")
-        if path not in out:
-            out.append(path)
-    return out
-
-
 @pytest.mark.parametrize("query", list(SEARCHES))
 def test_search_finds_identifiers_and_their_pages(
     page: Any, site_url: str, artifacts: Path, query: str
 ) -> None:
-    pages = _search(page, site_url, query)
+    pages = searchbox.results(page, site_url, query)
     with (artifacts / "search-results.txt").open("a", encoding="utf-8") as f:
         f.write(f"{query!r}: {pages[:5]}\n")
     assert pages, f"no result for {query!r}"
@@ -335,3 +301,23 @@ def test_matrix_page_loads_other_environments_on_demand(
     page.locator(".jx-matrix-page .jx-env-select").select_option(older)
     page.locator(f'.jx-env[data-env="{older}"] table').wait_for()
     assert any(u.endswith(f"/envs/{older}.json") for u in fetched)
+
+
+def test_a_whole_file_loads_when_opened_with_its_copy_button(page: Any, site_url: str) -> None:
+    """A computation page's whole files are not in the page: opening one loads it from its
+    file, highlighted, with Material's copy button, and the button copies the file."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(site_url + "computations/sin_scale/")
+    details = page.locator("details.jx-whole:visible").first
+    assert details.locator(".jx-whole-body").inner_html() == ""
+    details.locator("summary").click()
+    code = details.locator(".jx-whole-body pre > code")
+    code.wait_for()
+    text = code.inner_text()
+    assert '"""' in text.splitlines()[0]
+    assert "def sin_scale(" in text
+    button = details.locator(".jx-whole-body .md-clipboard")
+    assert button.count() == 1
+    button.click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.strip() == text.strip()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+import searchbox
 
 from jaxcb_site import searchlang
 
@@ -219,29 +220,6 @@ def test_search_finds_every_page_with_the_term(
     assert not missing, f"pages with the term that search does not find: {missing}"
 
 
-def _search_box(page: Any, url: str, query: str) -> list[str]:
-    """The pages of the search box's results for ``query`` (paths from the root), best first."""
-    page.goto(url)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    # typed key by key: Material's search reacts to keyboard events, not to fill()
-    box = page.locator("input.md-search__input")
-    box.press_sequentially(query, delay=20)
-    # Chinese characters are typed as text, with no key events: the keyup that an input method
-    # sends when it commits the word is what tells the search box to search
-    box.dispatch_event("keyup")
-    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
-    read = """() => [...document.querySelectorAll('.md-search-result__list > .md-search-result__item')]
-        .map(li => new URL(li.querySelector('a').href).pathname)"""
-    before: list[str] = []
-    for _ in range(50):
-        page.wait_for_timeout(200)
-        now = page.evaluate(read)
-        if now and now == before:
-            break
-        before = now
-    return [p.lstrip("/") for p in before]
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize(
@@ -250,7 +228,7 @@ def _search_box(page: Any, url: str, query: str) -> list[str]:
 def test_first_hit_is_a_page_of_the_same_language(
     page: Any, site: Path, site_url: str, artifacts: Path, lang: str, term: str
 ) -> None:
-    hits = _search_box(page, site_url + ("zh/" if lang == "zh" else ""), term)
+    hits = searchbox.results(page, site_url + ("zh/" if lang == "zh" else ""), term)
     with (artifacts / "search-first-hits.txt").open("a", encoding="utf-8") as f:
         f.write(f"{lang} {term!r}: {hits[:3]}\n")
     assert hits, f"no result for {term!r}"
