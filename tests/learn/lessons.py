@@ -106,6 +106,8 @@ class Ran:
     script_stdout: str
     script_stderr: str
     seconds: float  # wall time of the plain script (0: not run)
+    # run as its notebook instead of cell by cell: what the lesson's files cell printed
+    files_cell: str | None = None
 
     def joined(self) -> str:
         return "".join(out for _, out in self.cells)
