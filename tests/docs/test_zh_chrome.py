@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import html
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 
-from jaxcb_site import i18n
+from jaxcb_site import behaviour, i18n
+from jaxcb_site.directives import DIRECTIVE
 
 pytestmark = pytest.mark.slow
 
@@ -46,9 +48,9 @@ ENGLISH = (
     "Download the notebook",
 )
 
-# page: the parts checked. The performance pages' generated tables and sentences, and the
-# facts of the edge cases, are still in English (the pages say so): their navigation and
-# footer are checked.
+# page: the parts checked. The edge cases' tables name their facts in Chinese (their headings,
+# the observations' titles, stay in English); the performance pages' generated sentences and
+# headings are Chinese too (test_perf_zh.py checks them in full).
 ALL = ("navigation", "footer", "labels")
 SAMPLE = {
     "zh/": ALL,
@@ -57,9 +59,9 @@ SAMPLE = {
     "zh/gotchas/": ALL,
     "zh/matrix/": ALL,
     "zh/recipes/": ALL,
-    "zh/performance/": ("navigation", "footer"),
-    "zh/performance/calls/": ("navigation", "footer"),
-    "zh/edges/": ("navigation", "footer"),
+    "zh/performance/": ALL,
+    "zh/performance/calls/": ALL,
+    "zh/edges/": ALL,
 }
 
 
@@ -118,8 +120,35 @@ def test_the_english_site_keeps_its_labels(site: Path) -> None:
 
 
 def test_every_gotcha_fact_has_a_chinese_name() -> None:
-    """The build fails on a gotcha fact without a Chinese name (``i18n.fact``, strict)."""
+    """The build fails on a fact without a Chinese name (``i18n.fact``, strict)."""
     with pytest.raises(i18n.LabelError, match="no Chinese name"):
         i18n.fact("gotchas.zh.md", "a_fact_nobody_measured", strict=True)
     assert i18n.fact("gotchas.zh.md", "host_calls", strict=True) == "主机调用次数"
     assert i18n.fact("gotchas.md", "host_calls", strict=True) == "host calls"
+
+
+def test_every_fact_a_chinese_page_shows_has_a_chinese_name() -> None:
+    """Every fact (outcome key) of the committed behaviour data that a Chinese page's tables
+    show (``gotcha``, ``gotcha-fix``, ``program``, ``behaviour-table``, ``compare``) has a
+    Chinese name in ``i18n.FACTS``: the page's build would fail without it."""
+    shown: dict[str, str] = {}
+    for page in sorted((Path(__file__).resolve().parents[2] / "docs").rglob("*.zh.md")):
+        for m in DIRECTIVE.finditer(page.read_text(encoding="utf-8")):
+            name, args = m.group(2), shlex.split(m.group(3))
+            wanted = {
+                "gotcha": [("gotcha", *args)],
+                "gotcha-fix": [("fix", *args)],
+                "program": [tuple(args[1:])],
+                "behaviour-table": [(args[0], p) for p in args[1:]],
+                "compare": [("compare", p) for p in args],
+            }.get(name, [])
+            for _, f in behaviour.files():
+                for o in f.observations:
+                    if any(
+                        o.group == g
+                        and (o.id == p or (p.endswith("*") and o.id.startswith(p[:-1])))
+                        for g, p in wanted
+                    ):
+                        shown.update(dict.fromkeys(o.outcome, page.name))
+    assert "host_calls" in shown  # the pages were read
+    assert {k: p for k, p in shown.items() if k not in i18n.FACTS} == {}

@@ -85,8 +85,8 @@ def _matching(group: str, pattern: str) -> list[str]:
 def d_table(src: str, group: str, *patterns: str) -> str:
     """One table per observation: each fact a row, each environment a column.
 
-    On a Chinese page the facts are named in Chinese (``i18n.FACTS``; a gotcha's fact without
-    a name there fails the build) and a gotcha's table is headed by what it shows."""
+    On a Chinese page the facts are named in Chinese (``i18n.FACTS``; a fact without a name
+    there fails the build, ``i18n.fact``) and a gotcha's table is headed by what it shows."""
     fs = files()
     if not fs:
         return "*No behaviour data committed yet: run `pytest tests/behaviour --update-behaviour`.*"
@@ -102,12 +102,11 @@ def d_table(src: str, group: str, *patterns: str) -> str:
                 title = word(src, f"{group}-head", title=title)
             head = "| " + esc(title) + " | " + " | ".join(label for label, _ in obs) + " |"
             rows = [head, "|:--|" + "--:|" * len(obs)]
-            strict = group in ("gotcha", "fix")
             for k in facts:
                 cells = [
                     _fmt(o.outcome.get(k), src) if o else word(src, "not measured") for _, o in obs
                 ]
-                rows.append(f"| {fact(src, k, strict)} | " + " | ".join(cells) + " |")
+                rows.append(f"| {fact(src, k)} | " + " | ".join(cells) + " |")
             blocks.append("\n".join(rows))
     return "\n\n".join(blocks)
 
@@ -207,7 +206,9 @@ def d_recipe(src: str, oid: str) -> str:
 
 def d_compare(src: str, *oids: str) -> str:
     """Observations of group ``compare`` side by side: one column each, a fact per row,
-    from the newest committed JAX that has them all (they are measured on one JAX only)."""
+    from the newest committed JAX that has them all (they are measured on one JAX only).
+
+    On a Chinese page the facts are named in Chinese, as in ``behaviour-table``."""
     for _, f in files():
         obs = [_find(f, "compare", oid) for oid in oids]
         if all(o is not None for o in obs):
