@@ -9,7 +9,8 @@ saying it was not measured and how to measure it.
 ``SECTIONS`` is the page's one table of directives. The sections themselves live by kind:
 the verdicts in sentences and tables (``perfsummary.py``), the measurement tables
 (``perftables.py``), other projects' tools beside the recipes (``perftools.py``); the
-formats and the per-device tabs they share in ``perfformat.py``, the plots in ``plots.py``.
+formats and the per-device tabs they share in ``perfformat.py``, their words in English and
+Chinese in ``perfwords.py`` (a page ``*.zh.md`` gets the Chinese), the plots in ``plots.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any
 
 from . import data, perfsummary, perftables, perftools, plots
 from .i18n import language
-from .perfformat import NO_DATA, devices
+from .perfformat import devices
+from .perfwords import say
 
 SECTIONS: dict[str, Callable[..., str]] = {
     "every-cpu": perfsummary.sec_every_cpu,
@@ -48,12 +50,13 @@ def directive(name: str) -> Callable[[str], str]:
 
     def run(src: str) -> str:
         if not data.bench_files():
-            return NO_DATA if name == "devices" else ""
+            return say(language(src), "no-data") if name == "devices" else ""
         # the plots' paths are relative to the site's root: from a page in a folder
         # (performance/sizes.md) they go up to it
         up = "../" * src.count("/")
         section = SECTIONS[name]
-        # a section written in both languages takes the page's (the recipes page's table)
+        # a section written in both languages takes the page's (``perfwords.WORDS``); the
+        # contributors' sections (targets, every CPU) are English only
         takes = "lang" in inspect.signature(section).parameters
         out = section(language(src)) if takes else section()
         return out.replace(f"]({plots.ASSETS}/", f"]({up}{plots.ASSETS}/")

@@ -10,25 +10,8 @@ from jaxcb_core.bench import Device
 from jaxcb_core.schema import BenchResult
 
 from . import data
+from .perfwords import count, say
 from .render import esc, tabs
-
-NOT_MEASURED = (
-    "**Not measured**: no GPU has run these benchmarks yet, so this page has no GPU "
-    "number. On a machine with an NVIDIA GPU, `tox -e bench-cuda12` (or "
-    "`tests/bench/run_gpu.sh`, which imports the packages from source) writes "
-    "`docs/data/bench/gpu-<device kind>.json`; committed, it fills this tab."
-)
-
-
-#: the same, for a reader's page (no commands, no file names)
-NOT_MEASURED_READER = "**Not measured**: no GPU has run these benchmarks yet."
-
-
-NO_DATA = (
-    '!!! warning "No benchmark data"\n\n'
-    "    `docs/data/bench/` holds no data file yet. Run `tox -e bench` and commit the "
-    "JSON file it writes."
-)
 
 # ---------------------------------------------------------------------------- formats
 
@@ -73,26 +56,26 @@ def fmt_approx(x: float) -> str:
     return f"≈ {m:.2g} × 10{str(e).translate(_SUP)}"
 
 
-def fmt_crossover(result: tuple[str, float | None], sizes: list[int]) -> str:
+def fmt_crossover(result: tuple[str, float | None], sizes: list[int], lang: str = "en") -> str:
     what, value = result
     if what == "below":
         return f"≤ {fmt_count(sizes[0])}"
     if what == "above":
         assert value is not None
-        return f"> {fmt_count(sizes[-1])} (still {fmt_ratio(value)})"
+        return say(lang, "still", n=fmt_count(sizes[-1]), ratio=fmt_ratio(value))
     assert value is not None
     return fmt_approx(value)
 
 
-def cell(r: BenchResult | None) -> str:
+def cell(r: BenchResult | None, lang: str = "en") -> str:
     """A time with its spread in a tooltip."""
     if r is None:
         return "–"
-    tip = f"median of {r.rounds} rounds; IQR {fmt_time(r.iqr_s)}"
+    tip = say(lang, "tip", rounds=r.rounds, iqr=fmt_time(r.iqr_s))
     if r.host_calls is not None:
-        tip += f"; {r.host_calls} host call(s) per call"
+        tip += say(lang, "tip-calls", calls=r.host_calls)
     if r.page_faults is not None:
-        tip += f"; {r.page_faults:,} page faults per call"
+        tip += say(lang, "tip-faults", faults=r.page_faults)
     return f'<span title="{esc(tip)}">{fmt_time(r.median_s)}</span>'
 
 
@@ -112,14 +95,18 @@ def devices() -> list[Device]:
 
 def per_device(
     fn: Callable[[Device], str],
-    missing_gpu: str = NOT_MEASURED,
+    missing_gpu: str | None = None,
     measured: Callable[[Device], bool] | None = None,
+    lang: str = "en",
 ) -> str:
-    """One tab per device file (a GPU tab that says it is not measured, where none is);
-    with ``measured``, only the files it accepts (those that ran a later suite, say)."""
+    """One tab per device file (a GPU tab that says it is not measured, where none is:
+    ``missing_gpu``, by default the words ``not-measured`` in ``lang``); with ``measured``,
+    only the files it accepts (those that ran a later suite, say)."""
     devs = [d for d in devices() if measured is None or measured(d)]
     if not devs:
-        return "Not measured yet: no benchmark run on any machine has measured this."
+        return say(lang, "none-measured")
+    if missing_gpu is None:
+        missing_gpu = say(lang, "not-measured")
     titled = measured is not None or len(devs) > 1  # a reader's page names the processor
     blocks = [(d.title if titled else d.kind, fn(d)) for d in devs]
     if not any(d.kind == "GPU" for d in devs):
@@ -127,5 +114,6 @@ def per_device(
     return tabs(blocks)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, lang: str = "en") -> str:
+    """``3 devices``; in Chinese ``3 个设备`` (``word``: device, process, target)."""
+    return count(lang, n, word)

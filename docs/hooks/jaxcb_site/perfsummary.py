@@ -4,6 +4,7 @@ from the data, per device file."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -12,7 +13,6 @@ from jaxcb_core.bench import CROSSOVER, HARNESS_TARGET, Device
 from jaxcb_core.schema import QUIET_LOAD
 
 from .perfformat import (
-    NOT_MEASURED,
     devices,
     fmt_count,
     fmt_crossover,
@@ -22,10 +22,11 @@ from .perfformat import (
     plural,
     table,
 )
+from .perfwords import blas, detail, floor_name, head, load, say
 from .render import esc
 
 
-def _pick(d: Device) -> str:
+def _pick(d: Device, lang: str = "en") -> str:
     """A short, generated guide: which column is fastest for which kind of use."""
     out = []
     noops = sorted(
@@ -42,9 +43,15 @@ def _pick(d: Device) -> str:
         t, v = noops[0]
         slow = noops[-1]
         out.append(
-            f"**Called often on small arrays** (a hot path): `{v.mechanism}` has the lowest fixed "
-            f"cost, {fmt_time(t)} per call ({fmt_ratio(t / base)} a jitted native no-op); "
-            f"`{slow[1].mechanism}` the highest, {fmt_time(slow[0])}."
+            say(
+                lang,
+                "pick-hot",
+                mech=v.mechanism,
+                time=fmt_time(t),
+                ratio=fmt_ratio(t / base),
+                slow=slow[1].mechanism,
+                slow_time=fmt_time(slow[0]),
+            )
         )
     largest: dict[str, Any] = {}  # per computation, the largest n measured (sizes ascend)
     for t in d.file.targets:
@@ -53,8 +60,15 @@ def _pick(d: Device) -> str:
     for t in largest.values():
         label = d.label(t.subject) if t.subject in d.variants else t.subject
         out.append(
-            f"**Large arrays, {t.where.split(',')[0]}** (host work dominates): {label} comes "
-            f"closest to the floor, {fmt_ratio(t.value)} {t.name.split('÷ ')[1]} at {t.where.split(', ')[1]}."
+            say(
+                lang,
+                "pick-large",
+                comp=t.where.split(",")[0],
+                label=label,
+                ratio=fmt_ratio(t.value),
+                floor=floor_name(lang, t.name.split("÷ ")[1]),
+                n=t.where.split(", ")[1],
+            )
         )
     steps = sorted(
         (
@@ -67,29 +81,35 @@ def _pick(d: Device) -> str:
     if steps:
         r = steps[0]
         out.append(
-            f"**Inside a loop**: every step that reaches the host adds {fmt_time(r['per_step_s'])} "
-            f"with `{d.variants[r['variant']].mechanism}`, the least of the mechanisms measured; "
-            "sending the stacked states once at the end, or every k-th step, costs less (the loops table)."
+            say(
+                lang,
+                "pick-loop",
+                time=fmt_time(r["per_step_s"]),
+                mech=d.variants[r["variant"]].mechanism,
+            )
         )
     batched = [t for t in d.file.targets if t.name.startswith("vmap")]
     one = sorted({t.subject for t in batched if t.detail.startswith("1 host call")})
     many = sorted({t.subject for t in batched if not t.detail.startswith("1 host call")})
     if one or many:
-        text = "**Under vmap**: "
+        names = say(lang, "name-sep").join
+        text = say(lang, "pick-vmap")
         if one:
-            text += ", ".join(f"`{s}`" for s in one) + " make one host call per batch"
+            text += say(lang, "pick-vmap-one", names=names(f"`{s}`" for s in one))
         if many:
-            text += ("; " if one else "") + ", ".join(f"`{s}`" for s in many) + " one per element"
-        out.append(text + " (measured at the largest batch).")
+            text += (say(lang, "semi") if one else "") + say(
+                lang, "pick-vmap-many", names=names(f"`{s}`" for s in many)
+            )
+        out.append(text + say(lang, "pick-vmap-end"))
     return "\n".join(f"- {i}" for i in out) or "–"
 
 
-def sec_pick() -> str:
+def sec_pick(lang: str = "en") -> str:
     """Which column is fastest for which kind of use, per device file (generated)."""
-    return per_device(_pick)
+    return per_device(functools.partial(_pick, lang=lang), lang=lang)
 
 
-def _findings(d: Device) -> str:
+def _findings(d: Device, lang: str = "en") -> str:
     out = []
     floor1 = d.t("calls", "sin_scale", "floor/numpy", 1)
     noops = d.of_form("noop")
@@ -99,58 +119,65 @@ def _findings(d: Device) -> str:
         ((t, v) for v in noops if v.role != "native" and (t := d.t("calls", "sin_scale", v.id, 1))),
         key=lambda p: p[0],
     )
+    sep = say(lang, "sep")
     if base and measured:
-        parts = ", ".join(
-            f"`{v.mechanism}` {fmt_time(t)} ({fmt_ratio(t / base)})" for t, v in measured
+        parts = sep.join(
+            say(
+                lang,
+                "find-fixed-item",
+                mech=v.mechanism,
+                time=fmt_time(t),
+                ratio=fmt_ratio(t / base),
+            )
+            for t, v in measured
         )
-        out.append(
-            f"**Fixed cost of one round trip** (a no-op on one float32 element): {parts}; a jitted "
-            f"native no-op, the dispatch floor, takes {fmt_time(base)}."
-        )
+        out.append(say(lang, "find-fixed", parts=parts, base=fmt_time(base)))
     for t in d.file.targets:
-        if t.name.startswith("best pattern") and not t.met:
-            out.append(
-                f"**{t.where}**: the fastest pattern, {d.label(t.subject) if t.subject in d.variants else t.subject}, "
-                f"is still {fmt_ratio(t.value)} {t.name.split('÷ ')[1]} — {esc(t.detail.split(';')[0])}."
-            )
-        elif t.name.startswith("best pattern"):
-            out.append(
-                f"**{t.where}**: {d.label(t.subject) if t.subject in d.variants else t.subject} "
-                f"runs at {fmt_ratio(t.value)} {t.name.split('÷ ')[1]}."
-            )
+        if not t.name.startswith("best pattern"):
+            continue
+        said = {
+            "where": t.where,
+            "label": d.label(t.subject) if t.subject in d.variants else t.subject,
+            "ratio": fmt_ratio(t.value),
+            "floor": floor_name(lang, t.name.split("÷ ")[1]),
+        }
+        if not t.met:
+            text = esc(detail(lang, t.detail.split(";")[0]))
+            out.append(say(lang, "find-missed", detail=text, **said))
+        else:
+            out.append(say(lang, "find-met", **said))
     steps = [
         r
         for r in analysis.loop_steps(d)
         if d.variants[r["variant"]].form == "noop-per-step" and r["per_step_s"]
     ]
     if steps:
-        parts = ", ".join(
-            f"`{d.variants[r['variant']].mechanism}` {fmt_time(r['per_step_s'])}"
+        parts = sep.join(
+            say(
+                lang,
+                "find-scan-item",
+                mech=d.variants[r["variant"]].mechanism,
+                time=fmt_time(r["per_step_s"]),
+            )
             for r in sorted(steps, key=lambda r: r["per_step_s"])
         )
-        out.append(
-            f"**In a {steps[0]['steps']:,}-step `lax.scan`**, one round trip per step adds: {parts}."
-        )
-    out += _fresh_outputs(d)
+        out.append(say(lang, "find-scan", steps=steps[0]["steps"], parts=parts))
+    out += _fresh_outputs(d, lang)
     sizes = d.sizes("calls", "sin_scale")
     cross = []
     for v in d.of_form("call", "send", role="minimal"):
         t = [d.t("calls", "sin_scale", v.id, n) for n in sizes]
         if all(t):
-            cross.append(
-                f"`{v.mechanism}` from n {fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes)}"
-            )  # type: ignore[arg-type]
+            at = fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes, lang)  # type: ignore[arg-type]
+            cross.append(say(lang, "find-cross-item", mech=v.mechanism, at=at))
     if cross and floor1:
-        out.append(
-            f"**Crossover** (`sin_scale`, minimal forms): the fixed per-call cost stops dominating "
-            f"(a call takes {CROSSOVER:g}× its one-element time) " + ", ".join(cross) + "."
-        )
+        out.append(say(lang, "find-cross", x=CROSSOVER, items=sep.join(cross)))
     if not d.env.quiet:
-        out.append(f"**Measured under load** ({d.env.load}): see the warning under *Devices*.")
+        out.append(say(lang, "find-load", load=load(lang, d.env)))
     return "\n".join(f"- {i}" for i in out) or "–"
 
 
-def _fresh_outputs(d: Device) -> list[str]:
+def _fresh_outputs(d: Device, lang: str = "en") -> list[str]:
     """Where a file has an in-place form with page faults recorded: at the largest
     ``sin_scale``, what a fresh output buffer costs against one written before."""
     out = []
@@ -172,24 +199,28 @@ def _fresh_outputs(d: Device) -> list[str]:
             continue
         pat = min(pats, key=lambda r: r.median_s)
         out.append(
-            f"**A fresh output buffer** (`sin_scale`, n = {fmt_count(n)}): XLA gives each call "
-            f"a new result buffer, and the first write to each of its memory pages is a page "
-            f"fault. The `{v.mechanism}` pattern takes {fmt_time(pat.median_s)} with "
-            f"{pat.page_faults:,} page faults per call, NumPy into a preallocated array "
-            f"{fmt_time(into.median_s)}; the bare `{v.mechanism}` writing into its donated "
-            f"input instead (`input_output_aliases`) takes {fmt_time(inp.median_s)} "
-            f"({fmt_ratio(inp.median_s / into.median_s)} NumPy into) with "
-            f"{inp.page_faults:,} page faults."
+            say(
+                lang,
+                "find-fresh",
+                n=fmt_count(n),
+                mech=v.mechanism,
+                pattern=fmt_time(pat.median_s),
+                faults=pat.page_faults,
+                into=fmt_time(into.median_s),
+                in_place=fmt_time(inp.median_s),
+                ratio=fmt_ratio(inp.median_s / into.median_s),
+                in_place_faults=inp.page_faults,
+            )
         )
     return out
 
 
-def sec_findings() -> str:
+def sec_findings(lang: str = "en") -> str:
     """The findings, per device file: what the timings show, in sentences built from them."""
-    return per_device(_findings)
+    return per_device(functools.partial(_findings, lang=lang), lang=lang)
 
 
-def sec_devices() -> str:
+def sec_devices(lang: str = "en") -> str:
     """One row per benchmark file: device, processor, versions, backend, date."""
     rows, warnings = [], []
     for d in devices():
@@ -198,41 +229,60 @@ def sec_devices() -> str:
             [
                 d.kind,
                 e.processor if d.kind == "CPU" else e.device_kind,
-                f"{e.cores} cores, {e.machine}, {e.simd or 'vector width not recorded'}; {e.blas}",
-                f"JAX {e.jax}, jaxlib {e.jaxlib}",
-                f"Python {e.python}, NumPy {e.numpy}, SciPy {e.scipy}",
-                f"{e.backend}, {plural(e.device_count, 'device')}, {plural(e.process_count, 'process')}",
+                say(
+                    lang,
+                    "dev-machine",
+                    cores=e.cores,
+                    machine=e.machine,
+                    simd=e.simd or say(lang, "dev-no-simd"),
+                    blas=blas(lang, e.blas),
+                ),
+                say(lang, "dev-jax", jax=e.jax, jaxlib=e.jaxlib),
+                say(lang, "dev-python", python=e.python, numpy=e.numpy, scipy=e.scipy),
+                say(
+                    lang,
+                    "dev-backend",
+                    backend=e.backend,
+                    devices=plural(e.device_count, "device", lang),
+                    processes=plural(e.process_count, "process", lang),
+                ),
                 e.date,
-                f"{e.duration_s / 60:.1f} min; load {e.load}",
+                say(lang, "dev-run", minutes=e.duration_s / 60, load=load(lang, e)),
             ]
         )
         if not e.quiet:
             warnings.append(
-                f'!!! warning "{esc(d.title)}: measured on a busy machine"\n\n'
-                f"    The 1-minute load average was {e.load}, above {QUIET_LOAD} on "
-                f"{e.cores} cores: other work shared the cores, and callback timings on a "
-                "busy machine can double. Treat these numbers as an upper bound."
+                say(
+                    lang,
+                    "dev-busy",
+                    title=esc(d.title),
+                    load=load(lang, e),
+                    quiet=QUIET_LOAD,
+                    cores=e.cores,
+                )
             )
         checks = [c.ratio for c in d.file.checks]
         drift = max((max(r, 1 / r) for r in checks), default=1.0)
         if drift > HARNESS_TARGET:
             within = sum(max(r, 1 / r) <= HARNESS_TARGET for r in checks)
             warnings.append(
-                f'!!! warning "{esc(d.title)}: timings drifted during the run"\n\n'
-                f"    The same calls timed by the benchmark harness and by a bare "
-                f"`perf_counter` loop, in alternate rounds, differed by up to "
-                f"{drift:.2f}× ({within} of {len(checks)} within {HARNESS_TARGET:g}×), "
-                "though the machine was quiet by its load. This machine's speed moved during "
-                "the run: compare this file's ratios with that margin in mind."
+                say(
+                    lang,
+                    "dev-drift",
+                    title=esc(d.title),
+                    drift=drift,
+                    within=within,
+                    checks=len(checks),
+                    margin=HARNESS_TARGET,
+                )
             )
     if not any(d.kind == "GPU" for d in devices()):
-        rows.append(["GPU", "not measured", "–", "–", "–", "–", "–", "–"])
-    header = ["", "device", "machine", "JAX", "Python", "backend", "date", "bench run"]
-    out = table(header, rows, align=":--")
+        rows.append(["GPU", say(lang, "dev-gpu"), "–", "–", "–", "–", "–", "–"])
+    out = table(head(lang, "dev-head"), rows, align=":--")
     if warnings:
         out += "\n\n" + "\n\n".join(warnings)
     if not any(d.kind == "GPU" for d in devices()):
-        out += "\n\n" + NOT_MEASURED
+        out += "\n\n" + say(lang, "not-measured")
     return out
 
 

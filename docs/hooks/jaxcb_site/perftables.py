@@ -4,6 +4,8 @@ each per device file, with the plots beside them (``plots.py``)."""
 
 from __future__ import annotations
 
+import functools
+
 from jaxcb_core import bench as analysis
 from jaxcb_core.bench import CROSSOVER, Device
 
@@ -18,9 +20,10 @@ from .perfformat import (
     per_device,
     table,
 )
+from .perfwords import head, say
 
 
-def _headline(d: Device) -> str:
+def _headline(d: Device, lang: str = "en") -> str:
     """Per-call cost at one element, every column, with the plot."""
     comp, n = "sin_scale", 1
     floor = d.t("calls", comp, "floor/numpy", n)
@@ -31,26 +34,26 @@ def _headline(d: Device) -> str:
             continue
         ratio = "–" if vid == "floor/numpy" or floor is None else fmt_ratio(r.median_s / floor)
         calls = "–" if r.host_calls is None else str(r.host_calls)
-        rows.append([d.label(vid), cell(r), ratio, calls])
+        rows.append([d.label(vid), cell(r, lang), ratio, calls])
     return (
-        f"![What one call costs, per mechanism]({plots.ASSETS}/{d.stem}-calls.svg){{ loading=lazy }}\n\n"
-        + table(["sin_scale, 1 element", "time per call", "÷ NumPy floor", "host calls"], rows)
+        f"![{say(lang, 'headline-alt')}]({plots.ASSETS}/{d.stem}-calls.svg){{ loading=lazy }}\n\n"
+        + table(head(lang, "headline-head"), rows)
     )
 
 
-def sec_headline() -> str:
+def sec_headline(lang: str = "en") -> str:
     """What one call costs at one element (sin_scale), every column, with its plot, per device file."""
-    return per_device(_headline)
+    return per_device(functools.partial(_headline, lang=lang), lang=lang)
 
 
-def _calls(d: Device) -> str:
+def _calls(d: Device, lang: str = "en") -> str:
     cols = d.columns("calls")
     rows = []
     ratio_rows = []
     for comp in d.computations("calls"):
         for n in d.sizes("calls", comp):
             label = f"{comp} · {fmt_size(comp, n)}"
-            rows.append([label, *[cell(d.get("calls", comp, v, n)) for v in cols]])
+            rows.append([label, *[cell(d.get("calls", comp, v, n), lang) for v in cols]])
             floor = d.t("calls", comp, "floor/numpy", n)
             ratio_rows.append(
                 [
@@ -63,19 +66,19 @@ def _calls(d: Device) -> str:
             )
     labels = [d.label(v) for v in cols]
     return (
-        "Median time per jitted call (hover a cell for the IQR, rounds and host calls):\n\n"
-        + table(["computation · n", *labels], rows)
-        + "\n\nThe same ÷ the NumPy floor on the same data:\n\n"
-        + table(["computation · n", *labels], ratio_rows)
+        f"{say(lang, 'calls-median')}\n\n"
+        + table([say(lang, "calls-head"), *labels], rows)
+        + f"\n\n{say(lang, 'calls-ratio')}\n\n"
+        + table([say(lang, "calls-head"), *labels], ratio_rows)
     )
 
 
-def sec_calls() -> str:
+def sec_calls(lang: str = "en") -> str:
     """Time per call of every pattern and minimal form, per computation and size."""
-    return per_device(_calls)
+    return per_device(functools.partial(_calls, lang=lang), lang=lang)
 
 
-def _sizes(d: Device) -> str:
+def _sizes(d: Device, lang: str = "en") -> str:
     comp = "sin_scale"
     sizes = d.sizes("calls", comp)
     cols = [v for v in d.columns("calls", comp) if all(d.get("calls", comp, v, n) for n in sizes)]
@@ -89,38 +92,24 @@ def _sizes(d: Device) -> str:
             [
                 d.label(v),
                 fmt_time(t[0]),
-                fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes),
-                fmt_crossover(analysis.crossover(sizes, t, floor), sizes),
+                fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes, lang),
+                fmt_crossover(analysis.crossover(sizes, t, floor), sizes, lang),
             ]
         )
     return (
-        f"![sin_scale: time per call against n, log-log]({plots.ASSETS}/{d.stem}-sizes.svg){{ loading=lazy }}\n\n"
-        "**Crossovers**, interpolated log-log between the measured sizes. *Fixed cost "
-        f"stops dominating*: the size from which a call takes at least {CROSSOVER:g}× its "
-        "one-element time, so that the fixed per-call overhead is at most half of it. "
-        f"*≤ {CROSSOVER:g}× floor*: the size from which a call costs at most "
-        f"{CROSSOVER:g}× the NumPy floor on the same data.\n\n"
-        + table(
-            [
-                "sin_scale",
-                "time at n = 1",
-                "fixed cost stops dominating at n",
-                f"≤ {CROSSOVER:g}× floor from n",
-            ],
-            rows,
-        )
+        f"![{say(lang, 'sizes-alt')}]({plots.ASSETS}/{d.stem}-sizes.svg){{ loading=lazy }}\n\n"
+        f"{say(lang, 'sizes-text', x=CROSSOVER)}\n\n"
+        + table(head(lang, "sizes-head", x=CROSSOVER), rows)
     )
 
 
-def sec_sizes() -> str:
+def sec_sizes(lang: str = "en") -> str:
     """sin_scale against input size: each column's time as a multiple of the NumPy floor."""
-    return per_device(_sizes)
+    return per_device(functools.partial(_sizes, lang=lang), lang=lang)
 
 
-def _vmap(d: Device) -> str:
-    parts = [
-        f"![vmap: time per batch against batch size]({plots.ASSETS}/{d.stem}-vmap.svg){{ loading=lazy }}"
-    ]
+def _vmap(d: Device, lang: str = "en") -> str:
+    parts = [f"![{say(lang, 'vmap-alt')}]({plots.ASSETS}/{d.stem}-vmap.svg){{ loading=lazy }}"]
     for comp in d.computations("vmap"):
         cols = d.columns("vmap", comp)
         rows = []
@@ -131,31 +120,31 @@ def _vmap(d: Device) -> str:
                 row.append(
                     "–"
                     if r is None
-                    else cell(r) + ("" if r.host_calls is None else f" · {r.host_calls}")
+                    else cell(r, lang) + ("" if r.host_calls is None else f" · {r.host_calls}")
                 )
             rows.append(row)
         parts.append(
-            f"**{comp}** — time per batch · host calls per batch:\n\n"
-            + table(["batch", *[d.label(v) for v in cols]], rows)
+            f"{say(lang, 'vmap-title', comp=comp)}\n\n"
+            + table([say(lang, "vmap-head"), *[d.label(v) for v in cols]], rows)
         )
     return "\n\n".join(parts)
 
 
-def sec_vmap() -> str:
+def sec_vmap(lang: str = "en") -> str:
     """Time per batch against batch size under ``jax.vmap`` (plot and tables)."""
-    return per_device(_vmap)
+    return per_device(functools.partial(_vmap, lang=lang), lang=lang)
 
 
-def _loops(d: Device) -> str:
+def _loops(d: Device, lang: str = "en") -> str:
     rows = []
     for r in analysis.loop_steps(d):
         res = d.get("loops", r["computation"], r["variant"], r["steps"])
         rows.append(
             [
-                f"{r['computation']} · {r['steps']:,} steps",
+                say(lang, "loops-row", comp=r["computation"], steps=r["steps"]),
                 d.label(r["variant"]),
                 "–" if r["host_calls"] is None else f"{r['host_calls']:,}",
-                cell(res),
+                cell(res, lang),
                 "–" if r["per_step_s"] is None else fmt_time(max(r["per_step_s"], 0.0)),
                 "–" if r["vs_native"] is None else fmt_ratio(r["vs_native"]),
             ]
@@ -171,22 +160,16 @@ def _loops(d: Device) -> str:
         ),
         None,
     )
-    head = (
-        f"The native scan takes {cell(base)}; every other row, minus that, ÷ its steps:\n\n"
-        if base
-        else ""
-    )
-    return head + table(
-        ["loop", "variant", "host calls", "time per loop", "added per step", "÷ native scan"], rows
-    )
+    text = f"{say(lang, 'loops-text', base=cell(base, lang))}\n\n" if base else ""
+    return text + table(head(lang, "loops-head"), rows)
 
 
-def sec_loops() -> str:
+def sec_loops(lang: str = "en") -> str:
     """Host calls and time per step inside ``lax.scan`` loops."""
-    return per_device(_loops)
+    return per_device(functools.partial(_loops, lang=lang), lang=lang)
 
 
-def _grad(d: Device) -> str:
+def _grad(d: Device, lang: str = "en") -> str:
     rows = []
     for comp in d.computations("grad"):
         for n in d.sizes("grad", comp):
@@ -206,20 +189,20 @@ def _grad(d: Device) -> str:
                     [
                         f"grad {comp} · {fmt_size(comp, n)}",
                         d.label(v),
-                        cell(r),
+                        cell(r, lang),
                         fmt_ratio(r.median_s / native) if native else "–",
                         "–" if r.host_calls is None else str(r.host_calls),
                     ]
                 )
-    return table(["case", "variant", "time", "÷ native", "host calls"], rows)
+    return table(head(lang, "grad-head"), rows)
 
 
-def sec_grad() -> str:
+def sec_grad(lang: str = "en") -> str:
     """Time of ``jax.grad`` through each pattern, beside native JAX."""
-    return per_device(_grad)
+    return per_device(functools.partial(_grad, lang=lang), lang=lang)
 
 
-def _eager(d: Device) -> str:
+def _eager(d: Device, lang: str = "en") -> str:
     rows = []
     for comp in d.computations("eager"):
         for n in d.sizes("eager", comp):
@@ -242,24 +225,21 @@ def _eager(d: Device) -> str:
                     [
                         comp,
                         d.label(v),
-                        cell(r),
-                        cell(j),
+                        cell(r, lang),
+                        cell(j, lang),
                         fmt_ratio(r.median_s / j.median_s) if j else "–",
                         "–" if r.host_calls is None else str(r.host_calls),
                     ]
                 )
-    return table(
-        ["computation", "variant", "eager call", "jitted call", "eager ÷ jitted", "host calls"],
-        rows,
-    )
+    return table(head(lang, "eager-head"), rows)
 
 
-def sec_eager() -> str:
+def sec_eager(lang: str = "en") -> str:
     """Eager (un-jitted) calls: time per call without ``jax.jit``."""
-    return per_device(_eager)
+    return per_device(functools.partial(_eager, lang=lang), lang=lang)
 
 
-def _seeds(d: Device) -> str:
+def _seeds(d: Device, lang: str = "en") -> str:
     rows = []
     for seed in d.of_form("seed"):
         pattern = next(
@@ -275,27 +255,23 @@ def _seeds(d: Device) -> str:
                         continue
                     rows.append(
                         [
-                            f"{comp} · {suite} {fmt_size(comp, n)}",
+                            say(
+                                lang,
+                                "seeds-row",
+                                comp=comp,
+                                suite=say(lang, f"suite-{suite}"),
+                                n=fmt_size(comp, n),
+                            ),
                             seed.label,
-                            cell(s),
-                            cell(p),
+                            cell(s, lang),
+                            cell(p, lang),
                             fmt_ratio(s.median_s / p.median_s),
                             f"{s.host_calls} / {p.host_calls}",
                         ]
                     )
-    return table(
-        [
-            "case",
-            "source text",
-            "its code",
-            "jaxcb pattern",
-            "its code ÷ pattern",
-            "host calls (its / pattern)",
-        ],
-        rows,
-    )
+    return table(head(lang, "seeds-head"), rows)
 
 
-def sec_seeds() -> str:
+def sec_seeds(lang: str = "en") -> str:
     """The popular texts' code beside the pattern of the same mechanism."""
-    return per_device(_seeds)
+    return per_device(functools.partial(_seeds, lang=lang), lang=lang)

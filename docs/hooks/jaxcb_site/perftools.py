@@ -9,22 +9,21 @@ from collections.abc import Callable
 
 from jaxcb_core.bench import Device
 
-from .perfformat import NOT_MEASURED_READER, cell, fmt_count, fmt_ratio, fmt_time, per_device, table
-
-# The progress-bar table is on the recipes page too, in both languages.
-NOT_MEASURED_ZH = "**未测量**：还没有 GPU 运行过这些基准测试。"
+from .perfformat import cell, fmt_count, fmt_ratio, fmt_time, per_device, table
+from .perfwords import head, say
 
 
 def _measured_on(d: Device, lang: str = "en") -> str:
     e = d.env
-    if lang == "zh":
-        return (
-            f"在 {e.processor} 上用 JAX {e.jax} 测得（{e.device_count} 个 {d.kind} 设备，"
-            f"{e.process_count} 个进程），{e.date}。"
-        )
-    return (
-        f"Measured with JAX {e.jax} on {e.processor} ({e.device_count} {d.kind} device, "
-        f"{e.process_count} process), {e.date}."
+    return say(
+        lang,
+        "measured-on",
+        jax=e.jax,
+        processor=e.processor,
+        devices=e.device_count,
+        kind=d.kind,
+        processes=e.process_count,
+        date=e.date,
     )
 
 
@@ -45,29 +44,23 @@ def _progress_bars(d: Device, lang: str = "en") -> str:
             continue
         added = "–" if v == native else fmt_time(max(r.median_s - base, 0.0) / steps)
         calls = "–" if r.host_calls is None else f"{r.host_calls:,}"
-        rows.append([d.label(v), calls, cell(r), added])
-    if lang == "zh":
-        return (
-            f"一个 {steps:,} 步的 `lax.scan`，一次 jit 调用，循环体中带一个进度报告；“每步增加”"
-            f"是循环的时间减去不带报告的同一循环的时间，再除以它的 {steps:,} 步。"
-            f"{_measured_on(d, lang)}\n\n"
-            + table(["列", "单个循环的主机调用次数", "单个循环的时间", "每步增加"], rows)
-        )
+        rows.append([d.label(v), calls, cell(r, lang), added])
     return (
-        f"A `lax.scan` of {steps:,} steps, one jitted call, with a progress report in its "
-        "body; “added per step” is the loop's time minus the same loop with no report, "
-        f"divided by its {steps:,} steps. {_measured_on(d)}\n\n"
-        + table(["column", "host calls per loop", "time per loop", "added per step"], rows)
+        say(lang, "progress-text", steps=steps, measured=_measured_on(d, lang))
+        + "\n\n"
+        + table(head(lang, "progress-head"), rows)
     )
 
 
 def sec_progress_bars(lang: str = "en") -> str:
     """The progress recipe beside jax-tqdm: what a report costs per step of a jitted scan."""
-    missing = NOT_MEASURED_ZH if lang == "zh" else NOT_MEASURED_READER
-    return per_device(functools.partial(_progress_bars, lang=lang), missing, _tools("progress"))
+    missing = say(lang, "not-measured-reader")
+    return per_device(
+        functools.partial(_progress_bars, lang=lang), missing, _tools("progress"), lang
+    )
 
 
-def _beside_native(d: Device, comp: str, intro: str, ratio: str) -> str:
+def _beside_native(d: Device, comp: str, intro: str, ratio: str, lang: str = "en") -> str:
     """One tools row per column, its time at each size and its ratio to the native column."""
     sizes = d.sizes("tools", comp)
     columns = d.columns("tools", comp)
@@ -77,46 +70,51 @@ def _beside_native(d: Device, comp: str, intro: str, ratio: str) -> str:
         row = [d.label(v)]
         for n in sizes:
             r, base = d.get("tools", comp, v, n), d.t("tools", comp, native, n)
-            row.append(cell(r))
+            row.append(cell(r, lang))
             if v != native:
                 ok = r is not None and base is not None
                 row.append(fmt_ratio(r.median_s / base) if ok else "–")  # type: ignore[union-attr]
             else:
                 row.append("–")
         rows.append(row)
-    head = ["column"]
+    heads = [say(lang, "tools-column")]
     for n in sizes:
-        head += [f"time, n = {fmt_count(n)}", f"÷ {ratio}, n = {fmt_count(n)}"]
-    return f"{intro} {_measured_on(d)}\n\n" + table(head, rows)
+        heads += [
+            say(lang, "tools-time", n=fmt_count(n)),
+            say(lang, "tools-ratio", ratio=ratio, n=fmt_count(n)),
+        ]
+    # the English intro and "Measured with" are one paragraph, a space apart
+    space = "" if lang == "zh" else " "
+    return f"{intro}{space}{_measured_on(d, lang)}\n\n" + table(heads, rows)
 
 
-def _checks(d: Device) -> str:
+def _checks(d: Device, lang: str = "en") -> str:
     return _beside_native(
         d,
         "checked_sqrt",
-        "`jnp.sqrt(x)` under `jax.jit` after a check that `x` is not negative, on float32 "
-        "inputs that pass it.",
-        "no check",
+        say(lang, "checks-text"),
+        say(lang, "checks-ratio"),
+        lang,
     )
 
 
-def _host_copy(d: Device) -> str:
+def _host_copy(d: Device, lang: str = "en") -> str:
     return _beside_native(
         d,
         "host_copy",
-        "A jitted function's three float32 results of `n` elements each, read into NumPy "
-        "with `np.asarray`, with `copy_to_host_async()` called on each first and without. "
-        "On a CPU the results are in host memory already: the table shows what the calls "
-        "change there, not what they can buy on an accelerator.",
-        "without",
+        say(lang, "host-copy-text"),
+        say(lang, "host-copy-ratio"),
+        lang,
     )
 
 
-def sec_checks() -> str:
+def sec_checks(lang: str = "en") -> str:
     """checkify and equinox's error_if: what a check that passes costs at run time."""
-    return per_device(_checks, NOT_MEASURED_READER, _tools("checked_sqrt"))
+    missing = say(lang, "not-measured-reader")
+    return per_device(functools.partial(_checks, lang=lang), missing, _tools("checked_sqrt"), lang)
 
 
-def sec_host_copy() -> str:
+def sec_host_copy(lang: str = "en") -> str:
     """copy_to_host_async before reading results: what it costs, per CPU file."""
-    return per_device(_host_copy, NOT_MEASURED_READER, _tools("host_copy"))
+    missing = say(lang, "not-measured-reader")
+    return per_device(functools.partial(_host_copy, lang=lang), missing, _tools("host_copy"), lang)
