@@ -46,6 +46,9 @@ ENGLISH = (
     "Measured with JAX",
     "added per step",
     "Download the notebook",
+    "type kept",
+    "message kept",
+    "next call fails",
 )
 
 # page: the parts checked. The edge cases' tables name their facts in Chinese (their headings,
@@ -62,6 +65,7 @@ SAMPLE = {
     "zh/performance/": ALL,
     "zh/performance/calls/": ALL,
     "zh/edges/": ALL,
+    "zh/errors/": ALL,
 }
 
 

@@ -128,10 +128,10 @@ def d_exceptions(src: str) -> str:
             mech, ctx = o.id.rsplit("/", 1)
             out = o.outcome
             marks = [
-                "type kept" if out.get("original_type_in_chain") else "",
-                "message kept" if out.get("message_kept") else "",
-                "next call fails" if out.get("next_call_works") is not True else "",
-                "ordered effect fails"
+                word(src, "type kept") if out.get("original_type_in_chain") else "",
+                word(src, "message kept") if out.get("message_kept") else "",
+                word(src, "next call fails") if out.get("next_call_works") is not True else "",
+                word(src, "ordered effect fails")
                 if out.get("ordered_effect_after") not in (True, None)
                 else "",
             ]
@@ -139,7 +139,8 @@ def d_exceptions(src: str) -> str:
                 f"<br><small>{m}</small>" for m in marks if m
             )
             rows.setdefault(mech, {})[ctx] = text
-        lines = ["| mechanism | " + " | ".join(CONTEXTS) + " |", "|:--|" + "--|" * len(CONTEXTS)]
+        head = f"| {word(src, 'mechanism')} | " + " | ".join(CONTEXTS) + " |"
+        lines = [head, "|:--|" + "--|" * len(CONTEXTS)]
         for mech, cells in rows.items():
             lines.append(f"| `{mech}` | " + " | ".join(cells.get(c, "—") for c in CONTEXTS) + " |")
         blocks.append((_label(f), "\n".join(lines)))

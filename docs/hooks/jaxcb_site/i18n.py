@@ -25,6 +25,10 @@ WORDS: dict[str, dict[str, str]] = {
         "printed": "What it printed:",
         "jax-platform": "JAX version / platform",
         "mechanism": "mechanism",
+        "type kept": "type kept",
+        "message kept": "message kept",
+        "next call fails": "next call fails",
+        "ordered effect fails": "ordered effect fails",
     },
     "zh": {
         "yes": "是",
@@ -38,6 +42,10 @@ WORDS: dict[str, dict[str, str]] = {
         "printed": "它的输出：",
         "jax-platform": "JAX 版本 / 平台",
         "mechanism": "机制",
+        "type kept": "类型保留",
+        "message kept": "消息保留",
+        "next call fails": "下一次调用失败",
+        "ordered effect fails": "有序副作用失败",
     },
 }
 
