@@ -44,7 +44,8 @@ def _md_quote(text: str | None) -> str:
 
 def d_verdict(src: str, variant: str, computation: str, transform: str, *expect: str) -> str:
     """One line per committed environment that has the variant (others cannot say), and,
-    with ``FIELD=VALUE`` expectations (what the claim says), whether the cell agrees."""
+    with ``FIELD=VALUE`` expectations (what the claim says), whether the cell agrees. With
+    more than three, the lines of the files between the newest and the oldest are folded."""
     ms = load_matrices()
     if not ms:
         return no_data()
@@ -69,6 +70,10 @@ def d_verdict(src: str, variant: str, computation: str, transform: str, *expect:
         f'<p class="jx-claim-key">measured as <code>{esc(variant)}</code> × '
         f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code>{says}</p>"
     )
+    if len(lines) > 3:  # the newest and the oldest file shown, the releases between folded
+        between = "\n".join("    " + line for line in lines[1:-1])
+        fold = f'??? note "The {len(lines) - 2} releases between"\n\n{between}'
+        return head + "\n\n" + lines[0] + "\n\n" + fold + "\n\n" + lines[-1]
     return head + "\n\n" + "\n".join(lines)
 
 
