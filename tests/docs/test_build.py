@@ -174,8 +174,22 @@ def test_claims_page_renders_verdicts(
     for i in range(1, n + 1):  # every claim has its anchor and a row in the overview
         assert f'id="claim-{i}"' in raw
         assert f'href="#claim-{i}"' in raw
-    for _, data in matrix_files:
-        assert f"JAX {data['environment']['jax']}" in text
+    # each row of the overview names every file once: runs of releases, newest run first,
+    # each run's tooltip listing its releases oldest first
+    table = raw[: raw.index('id="claim-1"')]
+    rows = re.findall(r'<tr>\s*<td><a href="#claim-\d+">.*?</tr>', table, re.S)
+    assert len(rows) == n
+    versions = sorted(
+        (data["environment"]["jax"] for _, data in matrix_files if _one_process(data)),
+        key=lambda v: tuple(int(x) for x in v.split(".")),
+    )
+    for row in rows:
+        runs = [t.split(", ") for t in re.findall(r'<span title="JAX ([^"]+)">', row)]
+        assert [v for run in reversed(runs) for v in run] == versions, row
+
+
+def _one_process(data: dict[str, Any]) -> bool:
+    return int(data["environment"].get("process_count", 1)) == 1
 
 
 def test_contributing_guide_is_on_the_site_and_the_harness_api_is_not_a_reader_page(

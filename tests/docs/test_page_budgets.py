@@ -43,18 +43,6 @@ EXCEPTIONS: dict[str, str] = {
     "contributing/performance-targets/": (
         "a contributors' page: each target of each CPU file, side by side; within 8 % of the height"
     ),
-    "claims/": (
-        "thirty claims, each quoted with its cell and the verdicts of the newest and the oldest "
-        "release, the releases between folded: 14,943 px (24,065 with the ten releases' lines "
-        "open); what is left is the claims' own text, which the at-a-glance table sums up"
-    ),
-    "learn/09-ffi-all-the-way/": (
-        "lesson 9: twelve steps, each with its program and recorded output, every C++ file "
-        "folded: 12,153 px, 1.3 % over (the Chinese page 10,940): to split into two lessons"
-    ),
-    "distributed/": (
-        "the multi-process page, 110 px over (1 %): its tables are one per question measured"
-    ),
 }
 
 

@@ -43,6 +43,7 @@ LANGUAGES = {
         "output": "Output",
         "stops": "stops here",
         "not_reached": "does not get here: the lesson stops earlier, at",
+        "not_reached_short": "JAX {version} stops earlier, at {tag}",
         "colab": "Open in Colab",
         "notebook": "Download the notebook",
         "script": "the script",
@@ -64,6 +65,7 @@ LANGUAGES = {
         "output": "输出",
         "stops": "在此停止",
         "not_reached": "未运行到此处：课程在更早的步骤停止，于",
+        "not_reached_short": "JAX {version} 在更早的步骤 {tag} 停止",
         "colab": "在 Colab 中打开",
         "notebook": "下载笔记本",
         "script": "脚本",
@@ -194,6 +196,7 @@ def d_cell(src: str, lesson: str, tag: str) -> str:
     parts = _code(source, "python", f"{lesson}.py")
     groups: dict[str, list[str]] = {}
     notes: list[str] = []
+    earlier: list[tuple[str, str]] = []  # (JAX, the step it stopped at) before this one
     for env, run in runs(lesson):
         done = {c.tag: c.output for c in run.cells}
         stopped = run.stopped
@@ -204,11 +207,16 @@ def d_cell(src: str, lesson: str, tag: str) -> str:
         elif tag in done:
             groups.setdefault(done[tag], []).append(env.jax)
         elif stopped is not None:
-            notes.append(f"JAX {env.jax}: {words['not_reached']} `{stopped.cell}`")
-    for out, versions in groups.items():
-        if not out:
-            continue
-        parts += ["", *_code(out, "text", f"{words['output']} · JAX {', '.join(versions)}")]
+            earlier.append((env.jax, stopped.cell))
+    shown = [(out, versions) for out, versions in groups.items() if out]
+    if not shown:  # nothing printed here to title: the releases that stopped before, in words
+        notes += [f"JAX {jax}: {words['not_reached']} `{cell}`" for jax, cell in earlier]
+    before = "; ".join(words["not_reached_short"].format(version=j, tag=c) for j, c in earlier)
+    for n, (out, versions) in enumerate(shown):
+        title = f"{words['output']} · JAX {', '.join(versions)}"
+        if n == len(shown) - 1 and before:  # the last output's title says who stopped before
+            title += f" ({before})"
+        parts += ["", *_code(out, "text", title)]
     for note in notes:
         parts += ["", f"> {note}"]
     return "\n".join(parts)

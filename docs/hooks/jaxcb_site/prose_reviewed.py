@@ -554,7 +554,7 @@ REVIEWED: tuple[tuple[str, str, str], ...] = (
     ("docs/check.md", "What `jaxcb-check` cannot see: functions and `vmap`s in othe", PACKAGE),
     ("docs/check.md", "Its corpus, `tests/core/check_corpus/`, holds files written ", PACKAGE),
     ("docs/claims.md", "The legacy rows (`host_callback/*`, `pure_callback/vectorize", GENERATED),
-    ("docs/claims.md", "One row per claim, one column per committed matrix file: the", GENERATED),
+    ("docs/claims.md", "One row per claim: its verdict in each committed matrix file", GENERATED),
     (
         "docs/computations/cubic_root.md",
         "Its derivative comes from the implicit function theorem, wri",

@@ -43,24 +43,30 @@ def _md_quote(text: str | None) -> str:
 
 
 def d_verdict(src: str, variant: str, computation: str, transform: str, *expect: str) -> str:
-    """One line per committed environment that has the variant (others cannot say), and,
-    with ``FIELD=VALUE`` expectations (what the claim says), whether the cell agrees. With
-    more than three, the lines of the files between the newest and the oldest are folded."""
+    """What the cell says in every committed environment that has the variant (others
+    cannot say), newest first, and, with ``FIELD=VALUE`` expectations (what the claim says),
+    whether it agrees. Consecutive releases whose cells say the same are one line, named by
+    their range (:func:`runs`); with more than three lines, those between the newest and the
+    oldest are folded."""
     ms = load_matrices()
     if not ms:
         return no_data()
     wanted = claims.parse(expect) if expect else None
-    lines = []
+    said = []
     for m in ms:
         if m.variant(variant) is None:
             continue
         cell = m.cell(variant, computation, transform)
-        name = f'<span class="jx-env-name"{_title(cell)}>{esc(m.label)}</span>'
         agrees = ""
         if wanted is not None and cell is not None:
             ok = not claims.mismatches([(m, cell)], wanted)
             agrees = " — **as the claim says**" if ok else " — **not as the claim says**"
-        lines.append(f"- {name}: {verdict_text(cell) if cell else 'not measured'}{agrees}")
+        text = f"{verdict_text(cell) if cell else 'not measured'}{agrees}"
+        said.append((m, cell, text))
+    lines = []
+    for group in runs(said, lambda row: (row[2], _where(row[0]), _title(row[1]))):
+        name = f'<span class="jx-env-name"{_title(group[0][1], group)}>{esc(_range_label(group))}</span>'
+        lines.append(f"- {name}: {group[0][2]}")
     if not lines:
         lines.append(f"- *No committed matrix file has a `{variant}` row yet.*")
     says = (
@@ -70,15 +76,49 @@ def d_verdict(src: str, variant: str, computation: str, transform: str, *expect:
         f'<p class="jx-claim-key">measured as <code>{esc(variant)}</code> × '
         f"<code>{esc(transform)}</code> · <code>{esc(computation)}</code>{says}</p>"
     )
-    if len(lines) > 3:  # the newest and the oldest file shown, the releases between folded
+    if len(lines) > 3:  # the newest and the oldest shown, the lines between folded
         between = "\n".join("    " + line for line in lines[1:-1])
-        fold = f'??? note "The {len(lines) - 2} releases between"\n\n{between}'
+        fold = f'??? note "{len(lines) - 2} more between them"\n\n{between}'
         return head + "\n\n" + lines[0] + "\n\n" + fold + "\n\n" + lines[-1]
     return head + "\n\n" + "\n".join(lines)
 
 
-def _title(cell: dict[str, Any] | None) -> str:
-    return f' title="{esc(cell["test"])}"' if cell else ""
+def runs(rows: list[Any], same: Any) -> list[list[Any]]:
+    """``rows`` (newest file first, each ``(matrix, ...)``) cut into runs of consecutive
+    rows for which ``same(row)`` is equal."""
+    out: list[list[Any]] = []
+    for row in rows:
+        if out and same(out[-1][-1]) == same(row):
+            out[-1].append(row)
+        else:
+            out.append([row])
+    return out
+
+
+def _where(m: Any) -> str:
+    """A file's label without its JAX version: platform and devices."""
+    return str(m.label).removeprefix(f"JAX {m.env['jax']}")
+
+
+def _range_label(group: list[Any]) -> str:
+    """``JAX 0.12.0.1 · cpu · 4 devices`` for one file; for a run, the oldest and the newest
+    release and how many: ``JAX 0.8.3 – 0.12.0.1 (5 releases) · cpu · 4 devices``."""
+    newest, oldest = group[0][0], group[-1][0]
+    if len(group) == 1:
+        return str(newest.label)
+    span = f"JAX {oldest.env['jax']} – {newest.env['jax']} ({len(group)} releases)"
+    return span + _where(newest)
+
+
+def _title(cell: dict[str, Any] | None, group: list[Any] | None = None) -> str:
+    """The tooltip of an environment's name: the test that measures the cell and, for a
+    run of releases, each of them."""
+    if cell is None:
+        return ""
+    each = ""
+    if group is not None and len(group) > 1:
+        each = " · JAX " + ", ".join(row[0].env["jax"] for row in reversed(group))
+    return f' title="{esc(cell["test"])}{esc(each)}"'
 
 
 CLAIM = re.compile(r"^### (\d+)\. (.+?) \{ #(claim-\d+) \}\s*$", re.M)
@@ -89,22 +129,22 @@ VERDICT = re.compile(r"^<!-- jaxcb:verdict (\S+) (\S+) (\S+)((?: \S+=\S+)*) -->\
 
 def claims_table(markdown: str) -> str:
     """The overview of the claims on the page: headings ``### N. text { #claim-N }`` and the
-    verdict directives under each (those with ``FIELD=VALUE``: what the claim says), one
-    column per matrix file and the verdict over all of them, by ``claims.VERDICT_RULE``."""
+    verdict directives under each (those with ``FIELD=VALUE``: what the claim says). For each
+    claim, the verdict in each matrix file by ``claims.VERDICT_RULE``, consecutive releases
+    with the same verdict named as one range (newest first), and the verdict over all files."""
     ms = load_matrices()
     if not ms:
         return no_data()
     heads = list(CLAIM.finditer(markdown))
     if not heads:
         raise DirectiveError("claims-table: no '### N. claim { #claim-N }' heading on the page")
-    cols = " | ".join(esc(m.label) for m in ms)
-    rows = [f"| claim | {cols} | verdict |", "|---|" + "---|" * len(ms) + "---|"]
+    rows = ["| claim | by release, newest first | verdict |", "|---|---|---|"]
     for i, h in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(markdown)
         keys = VERDICT.findall(markdown, h.end(), end)
         checked = [(v, c, t, claims.parse(tuple(e.split()))) for v, c, t, e in keys if e.strip()]
         everywhere: list[bool] = []
-        cells = []
+        per_file = []
         for m in ms:
             found = [
                 not claims.mismatches([(m, cell)], want)
@@ -112,15 +152,28 @@ def claims_table(markdown: str) -> str:
                 if m.variant(v) and (cell := m.cell(v, c, t)) and cell["status"] != "n/a"
             ]
             everywhere += found
-            cells.append(claims.verdict(found) if found else "·")
+            per_file.append((m, claims.verdict(found) if found else "not measured"))
+        spans = [
+            f'<span title="JAX {esc(", ".join(row[0].env["jax"] for row in reversed(group)))}">'
+            f"{group[0][1]} {_span(group)}</span>"
+            for group in runs(per_file, lambda row: (row[1], _where(row[0])))
+        ]
         title = h.group(2).replace("|", "\\|")
         rows.append(
-            f"| [{h.group(1)}. {title}](#{h.group(3)}) | "
-            + " | ".join(cells)
-            + f" | **{claims.verdict(everywhere)}** |"
+            f"| [{h.group(1)}. {title}](#{h.group(3)}) | {'; '.join(spans)} "
+            f"| **{claims.verdict(everywhere)}** |"
         )
+    places = sorted({_where(m).strip(" ·") for m in ms})
     return (
         claims.VERDICT_RULE
-        + " (· where the file has none of the claim's cells.)\n\n"
+        + " (*not measured* in a release: the file has none of the claim's cells.) Every file: "
+        + "; ".join(esc(p) for p in places)
+        + ".\n\n"
         + "\n".join(rows)
     )
+
+
+def _span(group: list[Any]) -> str:
+    """``0.12.0.1``, or ``0.8.3 – 0.12.0.1`` for a run of releases (oldest first)."""
+    newest, oldest = group[0][0].env["jax"], group[-1][0].env["jax"]
+    return newest if len(group) == 1 else f"{oldest} – {newest}"
