@@ -141,3 +141,27 @@ def test_the_english_pages_keep_their_words(site: Path, said: set[str]) -> None:
     headings = _headings(said)
     assert len(headings) > 20
     assert sorted(headings - cells) == []
+
+
+def test_every_benchmark_label_has_its_chinese() -> None:
+    """Each label of every committed benchmark file reads in Chinese on a Chinese page: its
+    parts come from ``perfwords._LABEL_ZH`` or are an API name, call, option or package kept
+    as it is; an English page keeps the label. A part without Chinese words fails."""
+    import json
+
+    labels = {
+        v["label"]
+        for path in sorted((DOCS / "data" / "bench").glob("*.json"))
+        for v in json.loads(path.read_text(encoding="utf-8"))["variants"]
+    }
+    assert "pure_callback, no rule, jitted" in labels
+    for text in labels:
+        assert perfwords.label("en", text) == text
+        zh = perfwords.label("zh", text)
+        assert not re.search(r"[a-z]+ [a-z]{3,}", zh.replace("External callbacks", "")), zh
+    assert perfwords.label("zh", "pure_callback, no rule, jitted") == (
+        "pure_callback，无求导规则，jit 编译"
+    )
+    assert perfwords.label("zh", "equinox 0.13.8") == "equinox 0.13.8"
+    with pytest.raises(perfwords.LabelError, match="'sort of jitted' has no Chinese words"):
+        perfwords.label("zh", "pure_callback, sort of jitted")

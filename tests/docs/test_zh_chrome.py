@@ -13,6 +13,7 @@ import html
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,11 +132,11 @@ def test_every_gotcha_fact_has_a_chinese_name() -> None:
     assert i18n.fact("gotchas.md", "host_calls", strict=True) == "host calls"
 
 
-def test_every_fact_a_chinese_page_shows_has_a_chinese_name() -> None:
-    """Every fact (outcome key) of the committed behaviour data that a Chinese page's tables
-    show (``gotcha``, ``gotcha-fix``, ``program``, ``behaviour-table``, ``compare``) has a
-    Chinese name in ``i18n.FACTS``: the page's build would fail without it."""
-    shown: dict[str, str] = {}
+def _shown_on_chinese_pages() -> dict[tuple[str, str], tuple[Any, str]]:
+    """Every observation of the committed behaviour data that a Chinese page's tables show
+    (``gotcha``, ``gotcha-fix``, ``program``, ``behaviour-table``, ``compare``), by (group,
+    id): the observation and the page."""
+    shown: dict[tuple[str, str], tuple[Any, str]] = {}
     for page in sorted((Path(__file__).resolve().parents[2] / "docs").rglob("*.zh.md")):
         for m in DIRECTIVE.finditer(page.read_text(encoding="utf-8")):
             name, args = m.group(2), shlex.split(m.group(3))
@@ -153,6 +154,28 @@ def test_every_fact_a_chinese_page_shows_has_a_chinese_name() -> None:
                         and (o.id == p or (p.endswith("*") and o.id.startswith(p[:-1])))
                         for g, p in wanted
                     ):
-                        shown.update(dict.fromkeys(o.outcome, page.name))
+                        shown[(o.group, o.id)] = (o, page.name)
+    return shown
+
+
+def test_every_fact_a_chinese_page_shows_has_a_chinese_name() -> None:
+    """Every fact (outcome key) of an observation a Chinese page shows has a Chinese name in
+    ``i18n.FACTS``: the page's build would fail without it."""
+    shown = {k: page for o, page in _shown_on_chinese_pages().values() for k in o.outcome}
     assert "host_calls" in shown  # the pages were read
     assert {k: p for k, p in shown.items() if k not in i18n.FACTS} == {}
+
+
+def test_every_observation_a_chinese_page_shows_has_a_chinese_title() -> None:
+    """The heading of each observation's table (a column, in a comparison) is in Chinese on
+    a Chinese page: ``i18n.TITLES`` has every observation those pages show, and none they do
+    not (a title left behind by a page that no longer shows it goes)."""
+    shown = {f"{g}:{oid}": page for (g, oid), (_, page) in _shown_on_chinese_pages().items()}
+    assert "edge:int4" in shown
+    assert "compare:progress/recipe" in shown
+    gotchas = {k for k in shown if k.startswith(("gotcha:", "fix:"))}  # headed by i18n.WORDS
+    assert {k: p for k, p in shown.items() if k not in i18n.TITLES and k not in gotchas} == {}
+    assert set(i18n.TITLES) - set(shown) == set()
+    with pytest.raises(i18n.LabelError, match="no Chinese title"):
+        i18n.title("edges.zh.md", "edge", "nobody-measured-this", "A title")
+    assert i18n.title("edges.md", "edge", "int4", "A title") == "A title"

@@ -28,7 +28,7 @@ from typing import Any
 
 from jaxcb_core import schema
 
-from . import data
+from . import data, i18n
 from .i18n import fact, word
 from .render import esc, tabs
 
@@ -85,8 +85,9 @@ def _matching(group: str, pattern: str) -> list[str]:
 def d_table(src: str, group: str, *patterns: str) -> str:
     """One table per observation: each fact a row, each environment a column.
 
-    On a Chinese page the facts are named in Chinese (``i18n.FACTS``; a fact without a name
-    there fails the build, ``i18n.fact``) and a gotcha's table is headed by what it shows."""
+    On a Chinese page the facts and the observation's title are in Chinese (``i18n.FACTS``,
+    ``i18n.TITLES``; a fact or title without a Chinese one fails the build) and a gotcha's
+    table is headed by what it shows."""
     fs = files()
     if not fs:
         return "*No behaviour data committed yet: run `pytest tests/behaviour --update-behaviour`.*"
@@ -98,8 +99,10 @@ def d_table(src: str, group: str, *patterns: str) -> str:
             facts: list[str] = []
             for _, o in obs:
                 facts += [k for k in (o.outcome if o else {}) if k not in facts]
-            if group in ("gotcha", "fix"):
+            if group in ("gotcha", "fix"):  # headed by what it shows, the trap or the fix
                 title = word(src, f"{group}-head", title=title)
+            else:
+                title = i18n.title(src, group, oid, title)
             head = "| " + esc(title) + " | " + " | ".join(label for label, _ in obs) + " |"
             rows = [head, "|:--|" + "--:|" * len(obs)]
             for k in facts:
@@ -221,7 +224,9 @@ def d_compare(src: str, *oids: str) -> str:
     for o in found:
         facts += [k for k in o.outcome if k not in facts]
     rows = [
-        f"| {_label(f)} | " + " | ".join(f"`{esc(o.title)}`" for o in found) + " |",
+        f"| {_label(f)} | "
+        + " | ".join(_heading(i18n.title(src, o.group, o.id, o.title)) for o in found)
+        + " |",
         "|:--|" + ":--|" * len(found),
     ]
     for k in facts:
@@ -229,6 +234,12 @@ def d_compare(src: str, *oids: str) -> str:
             f"| {fact(src, k)} | " + " | ".join(_fmt(o.outcome.get(k), src) for o in found) + " |"
         )
     return "\n".join(rows)
+
+
+def _heading(title: str) -> str:
+    """A comparison's column heading: a call as code, a title in words (a Chinese one) as
+    text."""
+    return f"`{esc(title)}`" if title.isascii() else esc(title)
 
 
 DIRECTIVES = {

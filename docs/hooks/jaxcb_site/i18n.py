@@ -290,6 +290,102 @@ FACTS: dict[str, str] = {
 }
 
 
+# The titles of the observations a Chinese page shows (``group:id``), in Chinese: the heading
+# of an observation's table, a column of a comparison. Every one of them, or that page's build
+# fails (``title``).
+TITLES: dict[str, str] = {
+    "compare:error_if/checkify": "checkify.check(all(x >= 0), msg)",
+    "compare:error_if/equinox": "equinox.error_if(x, x < 0, msg)",
+    "compare:progress/jax-tqdm": "jax_tqdm.scan_tqdm / loop_tqdm",
+    "compare:progress/recipe": "本页配方的 progress(...)",
+    "dispatch:barrier/debug.callback": "debug.callback：block_until_ready 与 jax.effects_barrier 对比",
+    "dispatch:barrier/io_callback": "io_callback：block_until_ready 与 jax.effects_barrier 对比",
+    "dispatch:prints-at-exit/with-barrier": (
+        "jit 循环中的 jax.debug.print，进程退出前调用 jax.effects_barrier()"
+    ),
+    "dispatch:prints-at-exit/without-barrier": (
+        "jit 循环中的 jax.debug.print，进程退出前不调用 jax.effects_barrier()"
+    ),
+    "dispatch:jnp-inside/buffer_callback/async-off": (
+        "在 buffer_callback 的主机函数中使用 jax.numpy，CPU 异步分派关闭"
+    ),
+    "dispatch:jnp-inside/buffer_callback/async-on": (
+        "在 buffer_callback 的主机函数中使用 jax.numpy，CPU 异步分派开启"
+    ),
+    "dispatch:jnp-inside/debug.callback/async-off": (
+        "在 debug.callback 的主机函数中使用 jax.numpy，CPU 异步分派关闭"
+    ),
+    "dispatch:jnp-inside/debug.callback/async-on": (
+        "在 debug.callback 的主机函数中使用 jax.numpy，CPU 异步分派开启"
+    ),
+    "dispatch:jnp-inside/ffi_python/async-off": (
+        "在 ffi_python 的主机函数中使用 jax.numpy，CPU 异步分派关闭"
+    ),
+    "dispatch:jnp-inside/ffi_python/async-on": (
+        "在 ffi_python 的主机函数中使用 jax.numpy，CPU 异步分派开启"
+    ),
+    "dispatch:jnp-inside/io_callback/async-off": (
+        "在 io_callback 的主机函数中使用 jax.numpy，CPU 异步分派关闭"
+    ),
+    "dispatch:jnp-inside/io_callback/async-on": (
+        "在 io_callback 的主机函数中使用 jax.numpy，CPU 异步分派开启"
+    ),
+    "dispatch:jnp-inside/pure_callback/async-off": (
+        "在 pure_callback 的主机函数中使用 jax.numpy，CPU 异步分派关闭"
+    ),
+    "dispatch:jnp-inside/pure_callback/async-on": (
+        "在 pure_callback 的主机函数中使用 jax.numpy，CPU 异步分派开启"
+    ),
+    "exception:pure_callback/cond": "pure_callback（call）的主机函数抛出异常，cond 中",
+    "exception:pure_callback/eager": "pure_callback（call）的主机函数抛出异常，eager",
+    "exception:pure_callback/jit": "pure_callback（call）的主机函数抛出异常，jit 中",
+    "exception:pure_callback/scan": "pure_callback（call）的主机函数抛出异常，scan 中",
+    "exception:pure_callback/shard_map": "pure_callback（call）的主机函数抛出异常，shard_map 中",
+    "exception:pure_callback/vmap": "pure_callback（call）的主机函数抛出异常，vmap 下",
+    "exception:instead/checkify": "不抛出异常：用 checkify 检查主机返回的标志",
+    "exception:instead/flag": "不抛出异常：主机把标志与值一起返回",
+    "edge:argument-view": "对主机函数的参数调用 np.asarray：视图还是副本",
+    "edge:buffer-copy": "对 buffer_callback 的输入缓冲区调用 np.array",
+    "edge:buffer-side-effect": "没有输入的 buffer_callback(has_side_effect=True)",
+    "edge:cache-hit-exception": "失败回调的错误：第一次调用与命中缓存的调用",
+    "edge:call-order": "两个互不依赖的回调的运行顺序",
+    "edge:callback-two-calls": "选项放在单独一次调用中的 jax.debug.callback",
+    "edge:compile-cache": "持久编译缓存与 pure_callback",
+    "edge:compile-once": "调用三次的 jit pure_callback",
+    "edge:debug-not-callable": "传给 jax.debug.callback 的不是可调用对象",
+    "edge:eager-compiles": "pure_callback 三次调用的编译次数：eager 与 jit",
+    "edge:failing-log": "失败的 pure_callback 写入日志的内容",
+    "edge:failing-log-debug": "失败的 jax.debug.callback 写入日志的内容",
+    "edge:failing-log-io": "失败的 io_callback 写入日志的内容",
+    "edge:fortran-order": "主机函数返回 Fortran 顺序或带步长的数组",
+    "edge:int4": "操作数与结果为 int4 的 pure_callback",
+    "edge:io-checkpoint": "jax.checkpoint 中、不在求导路径上的 io_callback",
+    "edge:io-while-batched-pred": "vmap 下谓词被批处理的 while 循环中的 io_callback",
+    "edge:legacy-vectorized": 'vmap 下的 vmap_method="legacy_vectorized"',
+    "edge:legacy-vectorized-axes": (
+        'vmap 下 in_axes=1、out_axes=1 时的 vmap_method="legacy_vectorized"'
+    ),
+    "edge:no-vmap-method": "不带 vmap_method 的 pure_callback，在每种变换下",
+    "edge:pmap-devices": "在四个设备上 pmap 不带 vmap_method 的 pure_callback",
+    "edge:print-format": "jax.debug.print 的格式字段没有给出对应的值",
+    "edge:print-two-calls": "选项放在单独一次调用中的 jax.debug.print",
+    "edge:print-unused": "jax.debug.print 收到格式中没有用到的值",
+    "edge:sharding-device": "pure_callback(sharding=) 指定第一个设备以外的设备",
+    "edge:sub-byte": "操作数与结果为 uint4 或 int2 的 pure_callback",
+    "edge:transpose": "pure_callback 的 linear_transpose",
+    "edge:transpose-io": "io_callback 的 linear_transpose",
+    "edge:vmap-while-pred": "对谓词未被批处理的 while 循环做 vmap",
+    "edge:wrong-shape-batched": "vmap 下主机函数返回错误的形状",
+    "road:checkify-runtime-errors": "jit 下的 checkify.check，以及在运行时抛出异常的标志",
+    "road:colocated-python": "colocated_python：在设备旁运行的 Python，调用三次",
+    "road:colocated-python-threads": "两个线程同时调用 colocated_python",
+    "road:colocated-python-transforms": "jit、grad、vmap 等变换下的 colocated_python",
+    "road:compute-on": "compute_on(compute_type='device_host')：jit 函数的一部分在主机上运行",
+    "road:compute-on-context": "作为上下文管理器的 compute_on（JAX 较早版本的写法）",
+    "road:copy-to-host-async": "copy_to_host_async：先发起拷贝，稍后读取值",
+}
+
+
 class LabelError(ValueError):
     pass
 
@@ -318,3 +414,18 @@ def fact(src: str, key: str, strict: bool = True) -> str:
                 "docs/hooks/jaxcb_site/i18n.py"
             )
     return key.replace("_", " ")
+
+
+def title(src: str, group: str, oid: str, english: str) -> str:
+    """An observation's title in the page's language: ``english`` (the title the data
+    records) on an English page, ``TITLES["group:oid"]`` on a Chinese one, where a title
+    without a Chinese name fails the build."""
+    if language(src) != "zh":
+        return english
+    key = f"{group}:{oid}"
+    if key not in TITLES:
+        raise LabelError(
+            f"{src}: the observation {key!r} has no Chinese title: add it to TITLES in "
+            "docs/hooks/jaxcb_site/i18n.py"
+        )
+    return TITLES[key]

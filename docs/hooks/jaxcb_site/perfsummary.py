@@ -12,6 +12,7 @@ from jaxcb_core import bench as analysis
 from jaxcb_core.bench import CROSSOVER, HARNESS_TARGET, Device
 from jaxcb_core.schema import QUIET_LOAD
 
+from . import perfwords
 from .perfformat import (
     devices,
     fmt_count,
@@ -58,7 +59,7 @@ def _pick(d: Device, lang: str = "en") -> str:
         if t.name.startswith("best pattern"):
             largest[t.where.split(",")[0]] = t
     for t in largest.values():
-        label = d.label(t.subject) if t.subject in d.variants else t.subject
+        label = perfwords.label(lang, d.label(t.subject)) if t.subject in d.variants else t.subject
         out.append(
             say(
                 lang,
@@ -137,7 +138,9 @@ def _findings(d: Device, lang: str = "en") -> str:
             continue
         said = {
             "where": t.where,
-            "label": d.label(t.subject) if t.subject in d.variants else t.subject,
+            "label": (
+                perfwords.label(lang, d.label(t.subject)) if t.subject in d.variants else t.subject
+            ),
             "ratio": fmt_ratio(t.value),
             "floor": floor_name(lang, t.name.split("÷ ")[1]),
         }

@@ -21,6 +21,7 @@ from .perfformat import (
     table,
 )
 from .perfwords import head, say
+from .perfwords import label as in_words
 
 
 def _headline(d: Device, lang: str = "en") -> str:
@@ -34,7 +35,7 @@ def _headline(d: Device, lang: str = "en") -> str:
             continue
         ratio = "–" if vid == "floor/numpy" or floor is None else fmt_ratio(r.median_s / floor)
         calls = "–" if r.host_calls is None else str(r.host_calls)
-        rows.append([d.label(vid), cell(r, lang), ratio, calls])
+        rows.append([in_words(lang, d.label(vid)), cell(r, lang), ratio, calls])
     return (
         f"![{say(lang, 'headline-alt')}]({plots.ASSETS}/{d.stem}-calls.svg){{ loading=lazy }}\n\n"
         + table(head(lang, "headline-head"), rows)
@@ -64,7 +65,7 @@ def _calls(d: Device, lang: str = "en") -> str:
                     ],
                 ]
             )
-    labels = [d.label(v) for v in cols]
+    labels = [in_words(lang, d.label(v)) for v in cols]
     return (
         f"{say(lang, 'calls-median')}\n\n"
         + table([say(lang, "calls-head"), *labels], rows)
@@ -90,7 +91,7 @@ def _sizes(d: Device, lang: str = "en") -> str:
         t = [d.t("calls", comp, v, n) or 0.0 for n in sizes]
         rows.append(
             [
-                d.label(v),
+                in_words(lang, d.label(v)),
                 fmt_time(t[0]),
                 fmt_crossover(analysis.fixed_cost_crossover(sizes, t), sizes, lang),
                 fmt_crossover(analysis.crossover(sizes, t, floor), sizes, lang),
@@ -125,7 +126,7 @@ def _vmap(d: Device, lang: str = "en") -> str:
             rows.append(row)
         parts.append(
             f"{say(lang, 'vmap-title', comp=comp)}\n\n"
-            + table([say(lang, "vmap-head"), *[d.label(v) for v in cols]], rows)
+            + table([say(lang, "vmap-head"), *[in_words(lang, d.label(v)) for v in cols]], rows)
         )
     return "\n\n".join(parts)
 
@@ -142,7 +143,7 @@ def _loops(d: Device, lang: str = "en") -> str:
         rows.append(
             [
                 say(lang, "loops-row", comp=r["computation"], steps=r["steps"]),
-                d.label(r["variant"]),
+                in_words(lang, d.label(r["variant"])),
                 "–" if r["host_calls"] is None else f"{r['host_calls']:,}",
                 cell(res, lang),
                 "–" if r["per_step_s"] is None else fmt_time(max(r["per_step_s"], 0.0)),
@@ -188,7 +189,7 @@ def _grad(d: Device, lang: str = "en") -> str:
                 rows.append(
                     [
                         f"grad {comp} · {fmt_size(comp, n)}",
-                        d.label(v),
+                        in_words(lang, d.label(v)),
                         cell(r, lang),
                         fmt_ratio(r.median_s / native) if native else "–",
                         "–" if r.host_calls is None else str(r.host_calls),
@@ -224,7 +225,7 @@ def _eager(d: Device, lang: str = "en") -> str:
                 rows.append(
                     [
                         comp,
-                        d.label(v),
+                        in_words(lang, d.label(v)),
                         cell(r, lang),
                         cell(j, lang),
                         fmt_ratio(r.median_s / j.median_s) if j else "–",

@@ -11,6 +11,7 @@ from jaxcb_core.bench import Device
 
 from .perfformat import cell, fmt_count, fmt_ratio, fmt_time, per_device, table
 from .perfwords import head, say
+from .perfwords import label as in_words
 
 
 def _measured_on(d: Device, lang: str = "en") -> str:
@@ -44,7 +45,7 @@ def _progress_bars(d: Device, lang: str = "en") -> str:
             continue
         added = "–" if v == native else fmt_time(max(r.median_s - base, 0.0) / steps)
         calls = "–" if r.host_calls is None else f"{r.host_calls:,}"
-        rows.append([d.label(v), calls, cell(r, lang), added])
+        rows.append([in_words(lang, d.label(v)), calls, cell(r, lang), added])
     return (
         say(lang, "progress-text", steps=steps, measured=_measured_on(d, lang))
         + "\n\n"
@@ -67,7 +68,7 @@ def _beside_native(d: Device, comp: str, intro: str, ratio: str, lang: str = "en
     native = next(v for v in columns if d.variants[v].role == "native")
     rows = []
     for v in columns:
-        row = [d.label(v)]
+        row = [in_words(lang, d.label(v))]
         for n in sizes:
             r, base = d.get("tools", comp, v, n), d.t("tools", comp, native, n)
             row.append(cell(r, lang))

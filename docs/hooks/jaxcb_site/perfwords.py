@@ -3,8 +3,8 @@
 
 Each section takes the page's language (``lang``, from :func:`.i18n.language` of the page's
 path: ``perf.directive`` passes it) and writes its sentences, captions and table headings
-from ``WORDS[lang]``; the numbers, units, API names and variant labels stay as the data
-gives them. A template's ``{fields}`` are filled by :func:`say`. The Chinese words follow
+from ``WORDS[lang]``; the numbers, units and API names stay as the data gives them, and a
+benchmark's label is translated part by part (:func:`label`). A template's ``{fields}`` are filled by :func:`say`. The Chinese words follow
 the terms of ``docs/performance.zh.md`` and ``docs/learn/glossary.zh.md``: 基准 (floor),
 最小形式 (minimal form), 空操作 (no-op), 往返 (round trip), 交叉点 (crossover).
 ``tests/docs/test_perf_zh.py`` checks that a Chinese page shows none of the English ones.
@@ -378,3 +378,60 @@ def load(lang: str, env: Any) -> str:
     if env.load_start is None or env.load_end is None:
         return "不可用"
     return f"开始时 {env.load_start:.1f}，结束时 {env.load_end:.1f}（1 分钟平均负载）"
+
+
+# The parts of the benchmarks' labels (``pure_callback, no rule, jitted``: a mechanism or a
+# name, then what this form does) in Chinese; an API name or option (``pure_callback``,
+# ``expand_dims``, ``sharding=device 0``, ``equinox 0.13.8``) stays as it is.
+_LABEL_ZH = {
+    "NumPy floor": "NumPy 基准",
+    "default BLAS threads": "默认 BLAS 线程数",
+    "preallocated output": "预分配输出",
+    "native jax.numpy": "原生 jax.numpy",
+    "native lax.scan": "原生 lax.scan",
+    "native no-op": "原生空操作",
+    "no report": "不报告",
+    "no check": "不检查",
+    "in place": "就地",
+    "jitted": "jit 编译",
+    "one call on the stacked data": "对堆叠的数据调用一次",
+    "once on the stacked states": "对堆叠的状态调用一次",
+    "no rule": "无求导规则",
+    "minimal": "最小形式",
+    "no-op": "空操作",
+    "no-op on every step": "每一步一个空操作",
+    "unordered": "无序",
+    "ordered": "有序",
+    "then np.asarray": "再调用 np.asarray",
+    "np.asarray of each result": "对每个结果调用 np.asarray",
+    "Python handler": "Python 处理函数",
+    "the progress recipe": "进度配方",
+    "the pure_callback tutorial's code": "pure_callback 教程的代码",
+    "the External callbacks guide's code": "External callbacks 指南的代码",
+}
+# a part that is an API name, a call, an option or a package with its version: kept as it is
+_KEPT = re.compile(r"^[A-Za-z_][\w.-]*(\(.*\)|=[\w ]+| \d[\w.]*)?$")
+
+
+class LabelError(ValueError):
+    """A benchmark label with a part that has no Chinese words."""
+
+
+def label(lang: str, text: str) -> str:
+    """A benchmark's label (``pure_callback, no rule, jitted``) in ``lang``: in Chinese each
+    comma-separated part from ``_LABEL_ZH``, an API name or option kept; a part that is
+    neither fails the build of the Chinese page."""
+    if lang != "zh":
+        return text
+    out = []
+    for part in text.split(", "):
+        if part in _LABEL_ZH:
+            out.append(_LABEL_ZH[part])
+        elif _KEPT.match(part):
+            out.append(part)
+        else:
+            raise LabelError(
+                f"the benchmark label {text!r}: its part {part!r} has no Chinese words: add "
+                "them to _LABEL_ZH in docs/hooks/jaxcb_site/perfwords.py"
+            )
+    return "，".join(out)
