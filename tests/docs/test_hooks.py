@@ -332,3 +332,31 @@ def test_every_cell_left_to_another_row_is_measured_there() -> None:
                 assert measured is not None, (m.key, v, c, t)
                 assert measured["status"] != "n/a", (m.key, v, c, t)
                 assert m.variant(other)["mechanism"] == m.variant(v)["mechanism"]
+
+
+def test_fold_whole_moves_each_whole_file_body_out_of_the_page() -> None:
+    """A ``jx-whole`` block keeps its summary; its body, nested blocks included, becomes one
+    placeholder (a block inside it is not folded again); other blocks stay; a block that is
+    never closed is an error."""
+    from jaxcb_site import deferred
+
+    inner = '<details class="jx-whole"><summary>inner</summary><p>deep</p></details>'
+    page = (
+        '<p>a</p><details class="note jx-whole"><summary>Whole file</summary>'
+        f"<pre>code</pre>{inner}</details>"
+        '<details class="note"><summary>kept</summary><p>b</p></details>'
+    )
+    out = deferred.fold_whole(page)
+    assert out.count('<div class="jx-whole-body" data-src="') == 1
+    assert "<pre>code</pre>" not in out
+    assert "deep" not in out
+    assert out.startswith('<p>a</p><details class="note jx-whole"><summary>Whole file</summary>')
+    assert out.endswith(
+        '</div></details><details class="note"><summary>kept</summary><p>b</p></details>'
+    )
+    digest = re.search(r'data-src="[^"]*?([0-9a-f]{20})"', out)
+    assert digest is not None
+    kept = json.loads(deferred._PENDING[digest.group(1)])["html"]
+    assert kept == f"<pre>code</pre>{inner}"
+    with pytest.raises(ValueError, match="without its </details>"):
+        deferred.fold_whole('<details class="jx-whole"><summary>s</summary><p>open')

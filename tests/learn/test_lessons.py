@@ -201,7 +201,7 @@ def test_lesson(lesson: str, runs: dict[str, L.Ran]) -> None:
 def test_script_as_copied(lesson: str, runs: dict[str, L.Ran]) -> None:
     """``python NN_slug.py`` prints what the cells print in turn (and fails where they stop)."""
     ran = runs[lesson]
-    if ran.files_cell is not None or L.FILES_TAG in dict(ran.cells):
+    if ran.script_returncode is None:  # run as its notebook (notebook_run)
         pytest.skip(
             "run as its notebook here; its script runs from the page in an empty folder, "
             "against the recorded lines, in test_newcomer.py"
@@ -259,6 +259,14 @@ def newest_recorded() -> str:
     return max((p.stem for p in DATA.glob("*.json")), key=_version)
 
 
+def _files_cell_problem(item: L.Lesson, wrote: str | None) -> str | None:
+    """What is wrong with what a notebook's files cell printed (``wrote``: None where it has
+    no such cell), or None: it says it wrote each of the lesson's files, in order."""
+    if wrote is None or wrote.split() != ["wrote:", *L.file_names(item)]:
+        return f"its cell {L.FILES_TAG!r} printed {wrote!r}"
+    return None
+
+
 def _outputs_differ(
     lesson: str, entry: LessonRun, cells: list[tuple[str, str]], error: dict[str, str] | None
 ) -> str | None:
@@ -267,9 +275,9 @@ def _outputs_differ(
     outputs = dict(cells)
     item = next(x for x in LESSONS if x.id == lesson)
     if item.files:
-        wrote = outputs.pop(L.FILES_TAG, None)
-        if wrote is None or wrote.split() != ["wrote:", *L.file_names(item)]:
-            return f"its cell {L.FILES_TAG!r} printed {wrote!r}"
+        wrong = _files_cell_problem(item, outputs.pop(L.FILES_TAG, None))
+        if wrong is not None:
+            return wrong
     recorded = [(c.tag, c.output) for c in entry.cells]
     if list(outputs) != [t for t, _ in recorded]:
         return f"cells ran {list(outputs)}, recorded {[t for t, _ in recorded]}" + (
@@ -324,13 +332,11 @@ def test_notebook_runs_in_an_empty_folder(lesson: str, runs: dict[str, L.Ran]) -
     (the recorded outputs, which test_lesson compares: this run is the lesson's run here)."""
     item = next(x for x in LESSONS if x.id == lesson)
     ran = runs[lesson]
-    assert ran.files_cell is not None, (
-        f"notebook {lesson}: no code cell tagged {L.FILES_TAG!r} writes the lesson's files "
+    wrong = _files_cell_problem(item, ran.files_cell)
+    assert wrong is None, (
+        f"notebook {lesson}: {wrong}; the cell writes the lesson's files "
         f"({', '.join(L.file_names(item))}): run `{UPDATE}`"
         + (f"; it stopped in {ran.error['cell']}: {ran.error['line']}" if ran.error else "")
-    )
-    assert ran.files_cell.split() == ["wrote:", *L.file_names(item)], (
-        f"notebook {lesson}: its cell {L.FILES_TAG!r} printed {ran.files_cell!r}"
     )
 
 
