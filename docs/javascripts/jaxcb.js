@@ -9,6 +9,38 @@
   "use strict";
   var KEY = "jaxcb.env";
 
+  // The words this script writes, in the page's language (<html lang>), as the tables' own
+  // words follow it (docs/hooks/jaxcb_site/i18n.py).
+  var SAYS = {
+    en: {
+      loading: "loading…",
+      noTable: "Could not load this environment's table: ",
+      noChanges: "Could not load this release's changes: ",
+      noFile: "Could not load this file: ",
+      noDetails: "Could not load the details: ",
+      cell: "Matrix cell",
+      rerun: "Re-run it: ",
+      copy: "Copy command",
+      close: "Close"
+    },
+    zh: {
+      loading: "正在加载…",
+      noTable: "无法加载这个环境的表格：",
+      noChanges: "无法加载这个版本的变化：",
+      noFile: "无法加载这个文件：",
+      noDetails: "无法加载详细信息：",
+      cell: "对照表单元格",
+      rerun: "重新运行它：",
+      copy: "复制命令",
+      close: "关闭"
+    }
+  };
+
+  function say(key) {
+    var lang = (document.documentElement.lang || "en").slice(0, 2);
+    return (SAYS[lang] || SAYS.en)[key];
+  }
+
   function remembered() {
     try { return window.localStorage.getItem(KEY); } catch (e) { return null; }
   }
@@ -37,7 +69,7 @@
       var page = block.closest(".jx-matrix-page");
       if (page) applyFilters(page);
     }).catch(function (e) {
-      block.textContent = "Could not load this environment's table: " + e.message;
+      block.textContent = say("noTable") + e.message;
     });
   }
 
@@ -87,7 +119,7 @@
       body.jxLoaded = envFile(body.dataset.src).then(function (doc) {
         body.innerHTML = doc.html;
       }).catch(function (e) {
-        body.textContent = "Could not load this release's changes: " + e.message;
+        body.textContent = say("noChanges") + e.message;
       });
     }
     return body.jxLoaded;
@@ -134,7 +166,7 @@
         pre.insertBefore(button, code);
       });
     }).catch(function (e) {
-      body.textContent = "Could not load this file: " + e.message;
+      body.textContent = say("noFile") + e.message;
     });
   }
 
@@ -144,13 +176,13 @@
     box = document.createElement("div");
     box.className = "jx-detail";
     box.setAttribute("role", "dialog");
-    box.setAttribute("aria-label", "Matrix cell");
+    box.setAttribute("aria-label", say("cell"));
     box.hidden = true;
     box.innerHTML =
       '<pre class="jx-detail-text" aria-live="polite"></pre>' +
-      '<p class="jx-detail-rerun">Re-run it: <code class="jx-detail-cmd"></code></p>' +
-      '<div class="jx-detail-actions"><button type="button" class="jx-copy">Copy command</button>' +
-      '<button type="button" class="jx-close">Close</button></div>';
+      '<p class="jx-detail-rerun">' + say("rerun") + '<code class="jx-detail-cmd"></code></p>' +
+      '<div class="jx-detail-actions"><button type="button" class="jx-copy">' + say("copy") +
+      '</button><button type="button" class="jx-close">' + say("close") + "</button></div>";
     document.body.appendChild(box);
     box.querySelector(".jx-close").addEventListener("click", function () { closeBox(box); });
     box.querySelector(".jx-copy").addEventListener("click", function () {
@@ -190,12 +222,12 @@
     var tr = link.closest("tr");
     var td = link.closest("td");
     if (!block || !block.dataset.src || !tr || !td) return;
-    showDetails(link, "loading…", "");
+    showDetails(link, say("loading"), "");
     envFile(block.dataset.src).then(function (doc) {
       var t = doc.transforms[td.cellIndex - 1];  // the row's first cell is its heading
       var cell = doc.cells[[tr.dataset.variant, tr.dataset.computation, t].join("|")];
       if (cell) showDetails(link, cell[0], cell[1]);
-    }).catch(function (e) { showDetails(link, "Could not load the details: " + e.message, ""); });
+    }).catch(function (e) { showDetails(link, say("noDetails") + e.message, ""); });
   }
 
   function init() {

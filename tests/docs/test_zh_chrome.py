@@ -10,6 +10,7 @@ names of APIs stay as they are.
 from __future__ import annotations
 
 import html
+import json
 import re
 import shlex
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from jaxcb_site import behaviour, i18n
+from jaxcb_site import behaviour, i18n, render
+from jaxcb_site.data import load_distributed, load_matrices
 from jaxcb_site.directives import DIRECTIVE
 
 pytestmark = pytest.mark.slow
@@ -179,3 +181,235 @@ def test_every_observation_a_chinese_page_shows_has_a_chinese_title() -> None:
     with pytest.raises(i18n.LabelError, match="no Chinese title"):
         i18n.title("edges.zh.md", "edge", "nobody-measured-this", "A title")
     assert i18n.title("edges.md", "edge", "int4", "A title") == "A title"
+
+
+# The words the site engine writes around the matrix tables (issue: the support matrix on
+# /zh/matrix/ and /zh/ kept its English chrome): the environments table's headings and x64
+# values, the transform groups, the legend, the captions, the environment lines, the filters,
+# the short table's corner, kinds and note.
+MATRIX_ENGLISH = (
+    "file",
+    "platform",
+    "device kind",
+    "devices",
+    "cells",
+    "run took",
+    "on",
+    "off",
+    "compile",
+    "batch",
+    "autodiff",
+    "control flow",
+    "custom rules",
+    "parallel",
+    "loops under grad",
+    "export",
+    "runs and matches the NumPy/SciPy reference",
+    "runs, but the result",
+    "raises",
+    "does not apply to this row",
+    "not measured in this row",
+    "host calls counted in that cell",
+    "all computations",
+    "pure computations",
+    "effects and impure inputs",
+    "pure",
+    "effects",
+    "no row applies",
+    "loading its table",
+    "Mechanism",
+    "Computation",
+    "all",
+    "variants",
+    "transform",
+    "In each cell",
+)
+# The tooltips of the aggregated cells (``render.aggregate``): the rest of a tooltip is the
+# data's (computation names, error lines, reasons).
+TOOLTIP_ENGLISH = (r"not applicable to any computation", r"\[host calls \d+\]")
+
+
+def _all(pattern: str, page: str) -> list[str]:
+    return [_text(x) for x in re.findall(pattern, page, flags=re.S)]
+
+
+def _matrix_chrome(page: str) -> dict[str, list[str]]:
+    """The words the site engine writes around a page's matrix tables (the data's names,
+    variants, transforms and computations, left out where they stand apart), by part."""
+    envs = re.search(r'id="environments".*?(<table>.*?</table>)', page, flags=re.S)
+    table = envs.group(1) if envs else ""
+    return {
+        "environments": _all(r"<th\b.*?</th>", table),
+        "x64": [
+            _all(r"<td\b.*?</td>", row)[9]
+            for row in re.findall(r"<tr>.*?</tr>", table, flags=re.S)[1:]
+        ],
+        "groups": _all(r'<th class="jx-group"[^>]*>.*?</th>', page),
+        "legend": _all(r'<ul class="jx-legend">.*?</ul>', page),
+        "captions": _all(r"<caption>.*?</caption>", page),
+        "envlines": _all(r'<p class="jx-envline[^"]*">.*?</p>', page),
+        "filters": _all(r'<p class="jx-filters">.*?</p>', page),
+        "corner": _all(r'<th class="jx-corner">.*?</th>', page),
+        "kinds": _all(r'<span class="jx-qwhat">.*?</span>', page),
+        "note": _all(r'<p class="jx-narrow-note"[^>]*>.*?</p>', page),
+    }
+
+
+def _english_in(parts: dict[str, list[str]]) -> dict[str, list[str]]:
+    found = {
+        part: sorted(
+            {
+                e
+                for e in MATRIX_ENGLISH
+                for text in texts
+                if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)
+            }
+        )
+        for part, texts in parts.items()
+    }
+    return {k: v for k, v in found.items() if v}
+
+
+def _tooltips(page: str) -> list[str]:
+    return [
+        html.unescape(t)
+        for t in re.findall(r'<button type="button" class="jx-tip[^"]*" title="([^"]*)"', page)
+    ]
+
+
+def _deferred(site: Path, page: str) -> list[str]:
+    """The tables a page loads from files (``deferred``, ``matrixpage.env_file``)."""
+    out = []
+    for src in re.findall(r'data-src="((?:\.\./)+)([^"]+\.json)"', page):
+        out.append(json.loads((site / src[1]).read_text(encoding="utf-8"))["html"])
+    return out
+
+
+def _groups_of_newest() -> list[str]:
+    groups: list[str] = []
+    for t in load_matrices()[0].transforms:
+        if not groups or groups[-1] != t["group"]:
+            groups.append(t["group"])
+    return groups
+
+
+@pytest.mark.parametrize("path", ["zh/matrix/", "zh/"])
+def test_chinese_matrix_tables_have_no_english_chrome(site: Path, path: str) -> None:
+    """The matrix tables of /zh/matrix/ and /zh/ (the full matrix, the environments, the short
+    table, the summaries) and the tables those pages load from files speak Chinese."""
+    page = (site / path / "index.html").read_text(encoding="utf-8")
+    parts = _matrix_chrome(page)
+    deferred_tables = _deferred(site, page)
+    assert len(deferred_tables) >= 2, f"{path}: no table loaded from a file"
+    for i, table in enumerate(deferred_tables):
+        for part, texts in _matrix_chrome(table).items():
+            parts[f"file {i}: {part}"] = texts
+    assert parts["groups"]
+    assert parts["captions"]
+    assert parts["envlines"]
+    assert _english_in(parts) == {}, path
+    tips = "\n".join(_tooltips(page) + [t for x in deferred_tables for t in _tooltips(x)])
+    assert [p for p in TOOLTIP_ENGLISH if re.search(p, tips)] == [], path
+    zh = [i18n.GROUPS[g] for g in _groups_of_newest()]
+    assert parts["groups"][: len(zh)] == zh
+
+
+def test_the_chinese_matrix_page_names_its_parts_in_chinese(site: Path) -> None:
+    page = (site / "zh" / "matrix" / "index.html").read_text(encoding="utf-8")
+    parts = _matrix_chrome(page)
+    assert parts["environments"] == [
+        "文件",
+        "JAX",
+        "jaxlib",
+        "Python",
+        "NumPy",
+        "SciPy",
+        "平台",
+        "设备类型",
+        "设备数",
+        "x64",
+        "单元格数",
+        "运行用时",
+    ]
+    assert set(parts["x64"]) == {"关闭"}
+    assert parts["legend"] == [
+        "✅ 运行了，结果与 NumPy/SciPy 的参考值一致 "
+        "⚠️ 运行了，但结果或主机上的副作用与参考值不一致 "
+        "❌ 抛出异常 "
+        "— 不适用于这一行（详细信息里说明了原因） "
+        "↗ 不在这一行中测量：同一机制的另一行测量了它 "
+        "n 这个单元格中数到的主机调用次数"
+    ]
+    newest, older = load_matrices()[:2]
+    assert parts["envlines"][0].endswith(" · 平台 cpu · 设备类型 cpu · 4 个设备 · x64 关闭")
+    assert parts["envlines"][1] == f"JAX {older.env['jax']} · cpu · 4 个设备：正在加载它的表格…"
+    assert parts["captions"] == [
+        f"JAX {newest.env['jax']} · cpu · 4 个设备：{len(newest.cells)} 个单元格"
+    ]
+    assert parts["filters"][0].startswith("机制 全部 native：全部 1 个变体 pure_callback：全部 ")
+    assert f'data-src="../../matrix/envs/zh/{older.key}.json"' in page
+    home = _matrix_chrome((site / "zh" / "index.html").read_text(encoding="utf-8"))
+    assert [c for c in home["corner"] if c] == ["变换"]
+    assert set(home["kinds"]) == {"纯计算", "副作用"}
+    assert home["captions"][1].startswith(f"JAX {newest.env['jax']} · cpu · 4 个设备 · 纯计算：")
+
+
+def test_the_english_matrix_keeps_its_words(site: Path) -> None:
+    """The same parts of the English pages and files hold the English words (the tests
+    above would pass on a page without tables otherwise)."""
+    page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
+    parts = _matrix_chrome(page)
+    assert parts["environments"] == [
+        "file",
+        "JAX",
+        "jaxlib",
+        "Python",
+        "NumPy",
+        "SciPy",
+        "platform",
+        "device kind",
+        "devices",
+        "x64",
+        "cells",
+        "run took",
+    ]
+    assert set(parts["x64"]) == {"off"}
+    assert parts["groups"][: len(_groups_of_newest())] == _groups_of_newest()
+    assert "n host calls counted in that cell" in parts["legend"][0]
+    newest, older = load_matrices()[:2]
+    assert parts["captions"] == [
+        f"JAX {newest.env['jax']} · cpu · 4 devices: {len(newest.cells)} cells"
+    ]
+    assert parts["envlines"][1] == f"JAX {older.env['jax']} · cpu · 4 devices: loading its table…"
+    assert parts["filters"][0].startswith("Mechanism all native: all 1 variant pure_callback: all ")
+    assert f'data-src="../matrix/envs/{older.key}.json"' in page
+    english = _english_in(parts)
+    assert {"file", "platform", "control flow", "Mechanism", "all"} <= {
+        w for words in english.values() for w in words
+    }
+    home = (site / "index.html").read_text(encoding="utf-8")
+    parts = _matrix_chrome(home)
+    assert [c for c in parts["corner"] if c] == ["transform"]
+    assert set(parts["kinds"]) == {"pure", "effects"}
+    assert parts["captions"][1].startswith(
+        f"JAX {newest.env['jax']} · cpu · 4 devices · pure computations: "
+    )
+    assert re.search(TOOLTIP_ENGLISH[1], "\n".join(_tooltips(home)))
+
+
+def test_every_transform_group_has_a_chinese_name() -> None:
+    """The transform groups of the committed matrix files are named in ``i18n.GROUPS``
+    (a Chinese page's build fails on one without its name: ``i18n.group``, ``render``)."""
+    used = {t["group"] for m in (*load_matrices(), *load_distributed()) for t in m.transforms}
+    assert "control flow" in used
+    assert set(i18n.GROUPS) == used
+    assert i18n.group("zh", "control flow") == "控制流"
+    assert i18n.group("en", "control flow") == "control flow"
+    with pytest.raises(i18n.LabelError, match="'a group nobody named' has no Chinese name"):
+        i18n.group("zh", "a group nobody named")
+    strange = [{"id": "t", "label": "t", "group": "a group nobody named"}]
+    with pytest.raises(i18n.LabelError, match="GROUPS"):
+        render.transform_header(strange, lang="zh")
+    assert render.transform_header(strange)[0] == (
+        '<th class="jx-group" colspan="1">a group nobody named</th>'
+    )

@@ -17,6 +17,8 @@ from typing import Any
 
 from jaxcb_core import schema  # the source tree's: see jaxcb_site/__init__.py
 
+from .i18n import say
+
 ROOT = Path(__file__).resolve().parents[3]
 
 MATRIX_DIR = ROOT / "docs" / "data" / "matrix"
@@ -57,14 +59,20 @@ class Matrix:
 
     @property
     def label(self) -> str:
+        return self.label_in("en")
+
+    def label_in(self, lang: str) -> str:
+        """The environment's name (``JAX 0.12.0.1 · cpu · 4 devices``) in the language
+        ``lang`` (``i18n.say``)."""
         e = self.env
         kind = e.get("device_kind") or ""
         n = e["device_count"]
         same = kind.lower() in ("", e["platform"].lower())
-        dev = f"{n} device{'s' if n != 1 else ''}" if same else f"{n}× {kind}"
+        many = "label-devices" if n != 1 else "label-device"
+        dev = say(lang, many, n=n) if same else f"{n}× {kind}"
         procs = e.get("process_count", 1)
         if procs > 1:
-            dev += f", {procs} processes"
+            dev += say(lang, "label-processes", n=procs)
         return f"JAX {e['jax']} · {e['platform']} · {dev}"
 
     @property

@@ -7,7 +7,9 @@ measured facts (the keys of the observations' outcomes in ``docs/data/behaviour`
 behaviour tables of a Chinese page show: gotchas, edge cases, programs and comparisons
 (``behaviour.py``). A fact without a Chinese name fails the build of the Chinese page that
 shows it (``fact``), and ``tests/docs/test_zh_chrome.py`` checks the committed data without a
-build.
+build. ``GROUPS`` names the groups of the matrix's transform columns (each transform's
+``group`` in ``docs/data/matrix``) the same way (``group``). The matrix tables (``render.py``,
+``matrixpage.py``) take the page's language as ``lang`` and their words from ``say``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,52 @@ WORDS: dict[str, dict[str, str]] = {
         "message kept": "message kept",
         "next call fails": "next call fails",
         "ordered effect fails": "ordered effect fails",
+        # the matrix tables (render.py, matrixtables.py, matrixpage.py)
+        "env-file": "file",
+        "env-platform": "platform",
+        "env-device-kind": "device kind",
+        "env-devices": "devices",
+        "env-cells": "cells",
+        "env-took": "run took",
+        "on": "on",
+        "off": "off",
+        "line-platform": "platform {value}",
+        "line-device-kind": "device kind {value}",
+        "line-devices": "{n} devices",
+        "line-x64": "x64 {value}",
+        "legend-ok": "runs and matches the NumPy/SciPy reference",
+        "legend-wrong": "runs, but the result or the host effects differ from the reference",
+        "legend-error": "raises",
+        "legend-n/a": "does not apply to this row (the reason is in its details)",
+        "legend-elsewhere": (
+            "not measured in this row: another row of the same mechanism measures it"
+        ),
+        "legend-calls": "host calls counted in that cell",
+        "caption-cells": "{label}: {n} cells",
+        "caption-slice": "{computation} on {label}",
+        "caption-kinds": "{label} · {what}: {names}",
+        "all computations": "all computations",
+        "pure computations": "pure computations",
+        "effects and impure inputs": "effects and impure inputs",
+        "short-pure computations": "pure",
+        "short-effects and impure inputs": "effects",
+        "no row applies": "{caption}: no row applies.",
+        "loading": "{label}: loading its table…",
+        "none applicable": "not applicable to any computation",
+        "tip-calls": " [host calls {n}]",
+        "quick-corner": "transform",
+        "quick-note": (
+            "In each cell the first line is the pure computations, the second the effects and "
+            "impure inputs; tap a line for what it aggregates."
+        ),
+        "filter-mechanism": "Mechanism",
+        "filter-computation": "Computation",
+        "filter-all": "all",
+        "filter-variants": "{mechanism}: all {n} variants",
+        "filter-variant": "{mechanism}: all {n} variant",
+        "label-devices": "{n} devices",
+        "label-device": "{n} device",
+        "label-processes": ", {n} processes",
     },
     "zh": {
         "yes": "是",
@@ -46,6 +94,48 @@ WORDS: dict[str, dict[str, str]] = {
         "message kept": "消息保留",
         "next call fails": "下一次调用失败",
         "ordered effect fails": "有序副作用失败",
+        "env-file": "文件",
+        "env-platform": "平台",
+        "env-device-kind": "设备类型",
+        "env-devices": "设备数",
+        "env-cells": "单元格数",
+        "env-took": "运行用时",
+        "on": "开启",
+        "off": "关闭",
+        "line-platform": "平台 {value}",
+        "line-device-kind": "设备类型 {value}",
+        "line-devices": "{n} 个设备",
+        "line-x64": "x64 {value}",
+        "legend-ok": "运行了，结果与 NumPy/SciPy 的参考值一致",
+        "legend-wrong": "运行了，但结果或主机上的副作用与参考值不一致",
+        "legend-error": "抛出异常",
+        "legend-n/a": "不适用于这一行（详细信息里说明了原因）",
+        "legend-elsewhere": "不在这一行中测量：同一机制的另一行测量了它",
+        "legend-calls": "这个单元格中数到的主机调用次数",
+        "caption-cells": "{label}：{n} 个单元格",
+        "caption-slice": "{label} 上的 {computation}",
+        "caption-kinds": "{label} · {what}：{names}",
+        "all computations": "全部计算",
+        "pure computations": "纯计算",
+        "effects and impure inputs": "副作用和非纯输入",
+        "short-pure computations": "纯计算",
+        "short-effects and impure inputs": "副作用",
+        "no row applies": "{caption}：没有适用的行。",
+        "loading": "{label}：正在加载它的表格…",
+        "none applicable": "不适用于任何计算",
+        "tip-calls": " [主机调用次数 {n}]",
+        "quick-corner": "变换",
+        "quick-note": (
+            "每个单元格里，第一行是纯计算，第二行是副作用和非纯输入；点按一行可以看到它汇总了什么。"
+        ),
+        "filter-mechanism": "机制",
+        "filter-computation": "计算",
+        "filter-all": "全部",
+        "filter-variants": "{mechanism}：全部 {n} 个变体",
+        "filter-variant": "{mechanism}：全部 {n} 个变体",
+        "label-devices": "{n} 个设备",
+        "label-device": "{n} 个设备",
+        "label-processes": "，{n} 个进程",
     },
 }
 
@@ -386,6 +476,23 @@ TITLES: dict[str, str] = {
 }
 
 
+# The groups of the matrix's transform columns (each transform's ``group`` in the matrix files
+# of docs/data/matrix), in Chinese: every one a Chinese page's tables show, or that page's
+# build fails (``group``).
+GROUPS: dict[str, str] = {
+    "compile": "编译",
+    "batch": "批处理",
+    "autodiff": "自动微分",
+    "control flow": "控制流",
+    "custom rules": "自定义规则",
+    "parallel": "并行",
+    "loops under grad": "grad 下的循环",
+    "export": "导出",
+    "one program for the job": "整个作业一个程序",
+    "one program per process": "每个进程一个程序",
+}
+
+
 class LabelError(ValueError):
     pass
 
@@ -398,6 +505,25 @@ def language(src: str) -> str:
 def word(src: str, key: str, **fields: str) -> str:
     """The label ``key`` in the language of the page ``src``, its ``{fields}`` filled in."""
     return WORDS[language(src)][key].format(**fields)
+
+
+def say(lang: str, key: str, **fields: object) -> str:
+    """The label ``key`` in the language ``lang`` (``en``, ``zh``), its ``{fields}`` filled in."""
+    return WORDS[lang][key].format(**fields)
+
+
+def group(lang: str, name: str) -> str:
+    """A transform group's name (``control flow``) as a column heading in the language
+    ``lang``: as the data gives it in English, ``GROUPS[name]`` in Chinese, where a group
+    without a Chinese name fails the build."""
+    if lang != "zh":
+        return name
+    if name not in GROUPS:
+        raise LabelError(
+            f"the transform group {name!r} has no Chinese name: add it to GROUPS in "
+            "docs/hooks/jaxcb_site/i18n.py"
+        )
+    return GROUPS[name]
 
 
 def fact(src: str, key: str, strict: bool = True) -> str:

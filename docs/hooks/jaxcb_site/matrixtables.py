@@ -9,13 +9,13 @@ from typing import Any
 from . import code, data, matrixpage, render
 from .data import Matrix, load_matrices
 from .dirbase import DirectiveError, catalog, no_data, rel
-from .i18n import word
+from .i18n import language, say, word
 from .render import GLYPH, esc
 
 
 def d_legend(src: str) -> str:
     """The cell legend: what each glyph of a matrix cell means."""
-    return render.legend()
+    return render.legend(language(src))
 
 
 def d_environments(src: str) -> str:
@@ -24,10 +24,18 @@ def d_environments(src: str) -> str:
     ms = load_matrices()
     if not ms:
         return no_data()
-    rows = [
-        "| file | JAX | jaxlib | Python | NumPy | SciPy | platform | device kind | devices | x64 | cells | run took |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    lang = language(src)
+    head = [
+        say(lang, "env-file"),
+        *("JAX", "jaxlib", "Python", "NumPy", "SciPy"),
+        say(lang, "env-platform"),
+        say(lang, "env-device-kind"),
+        say(lang, "env-devices"),
+        "x64",
+        say(lang, "env-cells"),
+        say(lang, "env-took"),
     ]
+    rows = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for m in ms:
         e = m.env
         link = (
@@ -39,7 +47,7 @@ def d_environments(src: str) -> str:
         rows.append(
             f"| {link} | {e['jax']} | {e['jaxlib']} | {e['python']} | {e.get('numpy', '?')} | "
             f"{e.get('scipy', '?')} | {e['platform']} | {e.get('device_kind', '?')} | {e['device_count']} | "
-            f"{'on' if e.get('x64') else 'off'} | {len(m.cells)} | {took} |"
+            f"{say(lang, 'on' if e.get('x64') else 'off')} | {len(m.cells)} | {took} |"
         )
     return "\n".join(rows)
 
@@ -55,7 +63,7 @@ def d_matrix(src: str) -> str:
     ms = load_matrices()
     if not ms:
         return no_data()
-    return matrixpage.page(ms, label=word(src, "jax-platform"))
+    return matrixpage.page(ms, label=word(src, "jax-platform"), lang=language(src))
 
 
 def d_summary(src: str, *mechanisms: str) -> str:
@@ -71,13 +79,14 @@ def d_summary(src: str, *mechanisms: str) -> str:
                 '!!! warning "Not measured yet"\n\n'
                 f"    No committed matrix file has a {', '.join(f'`{x}`' for x in mech)} row."
             )
+    lang = language(src)
     tables = "".join(
-        render.summary(ms, mechanisms=mech, kinds=kinds, what=what)
+        render.summary(ms, mechanisms=mech, kinds=kinds, what=what, lang=lang)
         for kinds, what in render.KIND_GROUPS
     )
     return (
         '<div class="jx-summary" data-search-exclude>'
-        + render.env_switch(ms, label=word(src, "jax-platform"))
+        + render.env_switch(ms, label=word(src, "jax-platform"), lang=lang)
         + tables
         + "</div>"
     )
@@ -105,6 +114,7 @@ def d_quick(src: str) -> str:
     if not ms:
         return no_data()
     m = ms[0]
+    lang = language(src)
     cols: list[dict[str, Any]] = []
     for v in m.variants:
         if all(c["mechanism"] != v["mechanism"] for c in cols):
@@ -131,15 +141,16 @@ def d_quick(src: str) -> str:
                 cells = [c for c in (m.cell(v["id"], n, tid) for n in names) if c]
                 if all(c["status"] == "n/a" for c in cells):
                     continue
-                cls, text, tip = render.aggregate(cells)
+                cls, text, tip = render.aggregate(cells, lang)
                 errs = sorted(
                     {c.get("error_type") for c in cells if c["status"] == "error"} - {None}
                 )
                 err = f' <small class="jx-errtype">{esc(", ".join(errs))}</small>' if errs else ""
+                short = say(lang, "short-" + what)
                 lines.append(
                     render.tip(
-                        f'{text} <span class="jx-qwhat">{esc(what.split()[0])}</span>{err}',
-                        what + chr(10) + tip,
+                        f'{text} <span class="jx-qwhat">{esc(short)}</span>{err}',
+                        say(lang, what) + chr(10) + tip,
                         f"jx-q jx-{cls}",
                     )
                 )
@@ -149,12 +160,10 @@ def d_quick(src: str) -> str:
             f"{render.tip(esc(t.get('label') or tid), t.get('doc', ''))}</th>{''.join(tds)}</tr>"
         )
     return (
-        '<p class="jx-narrow-note" data-search-exclude>In each cell the first line is the pure '
-        "computations, the second the effects and impure inputs; tap a line for what it "
-        "aggregates.</p>"
+        f'<p class="jx-narrow-note" data-search-exclude>{esc(say(lang, "quick-note"))}</p>'
         '<div class="jx-scroll" data-search-exclude><table class="jx-matrix jx-quick">'
-        f"<caption>{esc(m.label)}</caption>"
-        f'<thead><tr><th class="jx-corner">transform</th>{head}</tr></thead>'
+        f"<caption>{esc(m.label_in(lang))}</caption>"
+        f'<thead><tr><th class="jx-corner">{esc(say(lang, "quick-corner"))}</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
@@ -249,10 +258,10 @@ def d_calls(src: str, transform: str, *wanted: str) -> str:
             f'<thead><tr><th class="jx-corner"></th>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>"
         )
-        blocks.append(render.env_block(m, i == 0, table))
+        blocks.append(render.env_block(m, i == 0, table, language(src)))
     return (
         '<div class="jx-summary" data-search-exclude>'
-        + render.env_switch(ms, label=word(src, "jax-platform"))
+        + render.env_switch(ms, label=word(src, "jax-platform"), lang=language(src))
         + "".join(blocks)
         + "</div>"
     )
@@ -302,9 +311,9 @@ def d_computation(src: str, name: str) -> str:
     if measured:
         table = (
             '<div class="jx-slice" data-search-exclude>'
-            + render.env_switch(measured, label=word(src, "jax-platform"))
-            + render.legend()
-            + render.slice_for_computation(measured, name)
+            + render.env_switch(measured, label=word(src, "jax-platform"), lang=language(src))
+            + render.legend(language(src))
+            + render.slice_for_computation(measured, name, language(src))
             + "</div>"
         )
         matrix_link = rel(src, "matrix.md")

@@ -1,7 +1,9 @@
 """HTML for matrix tables (full matrix, per-computation slices, per-mechanism summaries).
 
 Every table is generated from matrix files; the cell text, tooltip and link come
-from the cell's own fields. The page script (``docs/javascripts/jaxcb.js``)
+from the cell's own fields. The words around them (headings, captions, the legend) are in the
+page's language, ``lang`` (``i18n.say``, ``i18n.group``); the data's own names (variants,
+transforms, computations) stay as they are. The page script (``docs/javascripts/jaxcb.js``)
 switches between environments and shows a cell's details when clicked.
 """
 
@@ -13,6 +15,7 @@ from typing import Any
 
 from . import deferred
 from .data import Matrix
+from .i18n import group, say
 
 GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—", "elsewhere": "↗"}
 WORD = {
@@ -22,13 +25,8 @@ WORD = {
     "n/a": "not applicable",
     "elsewhere": "measured in another row",
 }
-LEGEND = (
-    ("ok", "runs and matches the NumPy/SciPy reference"),
-    ("wrong", "runs, but the result or the host effects differ from the reference"),
-    ("error", "raises"),
-    ("n/a", "does not apply to this row (the reason is in its details)"),
-    ("elsewhere", "not measured in this row: another row of the same mechanism measures it"),
-)
+LEGEND = ("ok", "wrong", "error", "n/a", "elsewhere")
+"""The legend's statuses, in order; their words are ``legend-<status>`` in ``i18n.WORDS``."""
 
 
 def shown(cell: dict[str, Any]) -> str:
@@ -98,15 +96,18 @@ def cell_td(cell: dict[str, Any] | None) -> str:
     )
 
 
-def transform_header(transforms: Sequence[dict[str, Any]]) -> str:
-    """Two header rows: transform groups, then vertical transform labels."""
+def transform_header(transforms: Sequence[dict[str, Any]], lang: str = "en") -> tuple[str, str]:
+    """Two header rows: transform groups (in the page's language), then vertical transform
+    labels."""
     groups: list[tuple[str, int]] = []
     for t in transforms:
         if groups and groups[-1][0] == t["group"]:
             groups[-1] = (t["group"], groups[-1][1] + 1)
         else:
             groups.append((t["group"], 1))
-    top = "".join(f'<th class="jx-group" colspan="{n}">{esc(g)}</th>' for g, n in groups)
+    top = "".join(
+        f'<th class="jx-group" colspan="{n}">{esc(group(lang, g))}</th>' for g, n in groups
+    )
     cols = "".join(
         f'<th class="jx-t{" jx-legacy" if t.get("legacy") else ""}">'
         + tip(f"<span>{esc(t.get('label') or t['id'])}</span>", t.get("doc") or t["id"])
@@ -117,9 +118,13 @@ def transform_header(transforms: Sequence[dict[str, Any]]) -> str:
 
 
 def _table(
-    head_cols: int, transforms: Sequence[dict[str, Any]], rows: Iterable[str], caption: str
+    head_cols: int,
+    transforms: Sequence[dict[str, Any]],
+    rows: Iterable[str],
+    caption: str,
+    lang: str = "en",
 ) -> str:
-    top, cols = transform_header(transforms)
+    top, cols = transform_header(transforms, lang)
     empty = '<th class="jx-corner"></th>' * head_cols
     return (
         '<div class="jx-scroll"><table class="jx-matrix">'
@@ -129,18 +134,20 @@ def _table(
     )
 
 
-def env_switch(matrices: Sequence[Matrix], *, label: str = "Environment") -> str:
+def env_switch(matrices: Sequence[Matrix], *, label: str = "Environment", lang: str = "en") -> str:
     """The selector every matrix table on a page follows (persisted across pages)."""
     if len(matrices) < 2:
         return ""
-    opts = "".join(f'<option value="{esc(m.key)}">{esc(m.label)}</option>' for m in matrices)
+    opts = "".join(
+        f'<option value="{esc(m.key)}">{esc(m.label_in(lang))}</option>' for m in matrices
+    )
     return (
         f'<p class="jx-switch"><label>{esc(label)} '
         f'<select class="jx-env-select" aria-label="{esc(label)}">{opts}</select></label></p>'
     )
 
 
-def env_block(m: Matrix, first: bool, inner: str) -> str:
+def env_block(m: Matrix, first: bool, inner: str, lang: str = "en") -> str:
     """One environment's block of a page that compares environments: ``inner`` in the page
     for the first (the newest), shown; for the others a line saying the table is loading,
     the table itself in a file the page script fetches when it is chosen (``deferred``)."""
@@ -148,38 +155,40 @@ def env_block(m: Matrix, first: bool, inner: str) -> str:
         return f'<div class="jx-env" data-env="{esc(m.key)}">{inner}</div>'
     return (
         f'<div class="jx-env" data-env="{esc(m.key)}" data-src="{deferred.keep(inner)}" hidden>'
-        f'<p class="jx-envline jx-loading">{esc(m.label)}: loading its table…</p></div>'
+        f'<p class="jx-envline jx-loading">{esc(say(lang, "loading", label=m.label_in(lang)))}</p></div>'
     )
 
 
-def environment_line(m: Matrix) -> str:
+def environment_line(m: Matrix, lang: str = "en") -> str:
     e = m.env
     parts = [
         f"JAX {e['jax']}",
         f"jaxlib {e['jaxlib']}",
         f"Python {e['python']}",
-        f"platform {e['platform']}",
-        f"device kind {e.get('device_kind')}",
-        f"{e['device_count']} devices",
+        say(lang, "line-platform", value=e["platform"]),
+        say(lang, "line-device-kind", value=e.get("device_kind")),
+        say(lang, "line-devices", n=e["device_count"]),
     ]
     if "x64" in e:
-        parts.append(f"x64 {'on' if e['x64'] else 'off'}")
+        parts.append(say(lang, "line-x64", value=say(lang, "on" if e["x64"] else "off")))
     return " · ".join(esc(p) for p in parts)
 
 
-def legend() -> str:
+def legend(lang: str = "en") -> str:
     items = "".join(
         f'<li><span class="jx-cell jx-{"na" if s in ("n/a", "elsewhere") else s}">{GLYPH[s]}</span> '
-        f"{esc(t)}</li>"
-        for s, t in LEGEND
+        f"{esc(say(lang, 'legend-' + s))}</li>"
+        for s in LEGEND
     )
     return (
         f'<ul class="jx-legend">{items}<li><span class="jx-cell"><sub class="jx-calls">n</sub></span> '
-        "host calls counted in that cell</li></ul>"
+        f"{esc(say(lang, 'legend-calls'))}</li></ul>"
     )
 
 
-def matrix_table(m: Matrix, td: Callable[[dict[str, Any] | None], str] = cell_td) -> str:
+def matrix_table(
+    m: Matrix, td: Callable[[dict[str, Any] | None], str] = cell_td, lang: str = "en"
+) -> str:
     """One environment's table: variant × computation rows, transform columns, each cell
     drawn by ``td``."""
     rows = []
@@ -196,12 +205,16 @@ def matrix_table(m: Matrix, td: Callable[[dict[str, Any] | None], str] = cell_td
                 f'<tr data-variant="{vid}" data-mechanism="{mech}" data-computation="{esc(c)}">'
                 f'<th scope="row" class="jx-rowhead">{esc(c)}</th>{tds}</tr>'
             )
-    return f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
-        1, m.transforms, rows, f"{m.label}: {len(m.cells)} cells"
+    return f'<p class="jx-envline">{environment_line(m, lang)}</p>' + _table(
+        1,
+        m.transforms,
+        rows,
+        say(lang, "caption-cells", label=m.label_in(lang), n=len(m.cells)),
+        lang,
     )
 
 
-def slice_for_computation(matrices: Sequence[Matrix], computation: str) -> str:
+def slice_for_computation(matrices: Sequence[Matrix], computation: str, lang: str = "en") -> str:
     """Variant rows × transform columns for one computation, one table per environment."""
     blocks = []
     for i, m in enumerate(matrices):
@@ -212,18 +225,22 @@ def slice_for_computation(matrices: Sequence[Matrix], computation: str) -> str:
                 f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
                 f'title="{esc(v.get("doc", ""))}">{esc(v["label"])}</th>{tds}</tr>'
             )
-        inner = f'<p class="jx-envline">{environment_line(m)}</p>' + _table(
-            1, m.transforms, rows, f"{computation} on {m.label}"
+        inner = f'<p class="jx-envline">{environment_line(m, lang)}</p>' + _table(
+            1,
+            m.transforms,
+            rows,
+            say(lang, "caption-slice", computation=computation, label=m.label_in(lang)),
+            lang,
         )
-        blocks.append(env_block(m, i == 0, inner))
+        blocks.append(env_block(m, i == 0, inner, lang))
     return "".join(blocks)
 
 
-def aggregate(cells: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
+def aggregate(cells: Sequence[dict[str, Any]], lang: str = "en") -> tuple[str, str, str]:
     """(css class, text, tooltip) for cells of one variant × transform over computations."""
     applicable = [c for c in cells if c["status"] != "n/a"]
     if not applicable:
-        return "na", GLYPH["n/a"], "not applicable to any computation"
+        return "na", GLYPH["n/a"], say(lang, "none applicable")
     ok = sum(c["status"] == "ok" for c in applicable)
     wrong = sum(c["status"] == "wrong" for c in applicable)
     n = len(applicable)
@@ -243,7 +260,7 @@ def aggregate(cells: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
         elif c["status"] in ("wrong", "n/a") and c.get("reason"):
             line += f": {c['reason']}"
         if c.get("host_calls") is not None and c["status"] != "n/a":
-            line += f" [host calls {c['host_calls']}]"
+            line += say(lang, "tip-calls", n=c["host_calls"])
         tip.append(line)
     return cls, text, "\n".join(tip)
 
@@ -257,6 +274,8 @@ KIND_GROUPS = (
     (("pure",), "pure computations"),
     (("effect", "impure"), "effects and impure inputs"),
 )
+"""The kinds of computation each summary table aggregates, and its name (an ``i18n.WORDS``
+key, ``short-<name>`` its short form)."""
 
 
 def comps_of(m: Matrix, kinds: Sequence[str] | None) -> list[str]:
@@ -269,9 +288,11 @@ def summary(
     mechanisms: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
     what: str = "",
+    lang: str = "en",
 ) -> str:
     """Variant rows × transform columns, each cell aggregated over the computations
-    (of ``kinds`` only, when given). Variants for which every such cell is n/a are left out."""
+    (of ``kinds`` only, when given). Variants for which every such cell is n/a are left out.
+    ``what`` names the computations (a ``KIND_GROUPS`` name), in the page's language."""
     blocks = []
     for i, m in enumerate(matrices):
         names = comps_of(m, kinds)
@@ -284,7 +305,7 @@ def summary(
             for t in m.transforms:
                 cells = [c for c in (m.cell(v["id"], n, t["id"]) for n in names) if c]
                 applicable |= any(c["status"] != "n/a" for c in cells)
-                cls, text, why = aggregate(cells)
+                cls, text, why = aggregate(cells, lang)
                 head = f"{v['label']} × {t.get('label') or t['id']}\n"
                 tds.append(f'<td class="jx-cell jx-{cls}">{tip(text, head + why)}</td>')
             if not applicable:
@@ -293,12 +314,18 @@ def summary(
                 f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead">'
                 f"{tip(esc(v['label']), v.get('doc', ''))}</th>{''.join(tds)}</tr>"
             )
-        caption = f"{m.label} · {what or 'all computations'}: {', '.join(names)}"
+        caption = say(
+            lang,
+            "caption-kinds",
+            label=m.label_in(lang),
+            what=say(lang, what or "all computations"),
+            names=", ".join(names),
+        )
         if not rows:
-            inner = f'<p class="jx-envline">{esc(caption)}: no row applies.</p>'
+            inner = f'<p class="jx-envline">{esc(say(lang, "no row applies", caption=caption))}</p>'
         else:
-            inner = _table(1, m.transforms, rows, caption)
-        blocks.append(env_block(m, i == 0, inner))
+            inner = _table(1, m.transforms, rows, caption, lang)
+        blocks.append(env_block(m, i == 0, inner, lang))
     return "".join(blocks)
 
 
