@@ -181,7 +181,11 @@ def test_the_facts_changed_are_the_differences_between_the_behaviour_files(page:
 
 
 def test_each_line_names_what_it_became(page: str) -> None:
-    """The text of a line says the new state: the exception type of an error, the host calls."""
+    """The text of a line says the new state, in the page's language: the exception type of
+    an error, the host calls."""
+    from jaxcb_site import i18n
+
+    lang = "zh" if '<html lang="zh"' in page else "en"
     files = {d["environment"]["jax"]: d for s in _series(MATRIX) for d in s}
     for a, body in _rows(page):
         if "data-cells" not in a:
@@ -197,12 +201,12 @@ def test_each_line_names_what_it_became(page: str) -> None:
         cell = cells.get((a["data-variant"], comp, transform))
         if cell is None:
             assert a["data-to"] == "absent"
-            assert "no such row" in shown
+            assert i18n.say(lang, "tl-no-row", release=a["data-release"]) in shown
             continue
         if cell["status"] == "error":
             assert f"{cell['error_type']}: " in shown, (a, shown)
         if cell.get("host_calls") is not None:
-            assert f"host calls: {cell['host_calls']}" in shown, (a, shown)
+            assert i18n.say(lang, "cell-calls", n=cell["host_calls"]) in shown, (a, shown)
 
 
 def test_every_measured_release_has_its_section(site: Path) -> None:

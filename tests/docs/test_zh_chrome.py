@@ -413,3 +413,75 @@ def test_every_transform_group_has_a_chinese_name() -> None:
     assert render.transform_header(strange)[0] == (
         '<th class="jx-group" colspan="1">a group nobody named</th>'
     )
+
+
+def _timeline_chrome(site: Path, path: str) -> dict[str, list[str]]:
+    """The words the site engine writes on a timeline page and in the tables it loads from
+    files: the files line, the releases' headings and lines, the filters, the summaries, the
+    tables' captions and headings, and the before/after cells' texts."""
+    page = (site / path / "index.html").read_text(encoding="utf-8")
+    article = page[page.index("<article") : page.index("</article>")]
+    tables = _deferred(site, page)
+    assert len(tables) > 5, f"{path}: the releases' tables are not loaded from files"
+    loaded = "".join(tables)
+    return {
+        "lines": _all(r"<p>(?:Matrix|对照表).*?</p>", article),
+        "headings": _all(r'<h2 id="jax-[^"]*">.*?</h2>', article),
+        "filters": _all(r'<p class="jx-filters">.*?</p>', article),
+        "summaries": _all(r"<summary>.*?</summary>", article),
+        "loading": _all(r'<p class="jx-loading">.*?</p>', article),
+        "captions": _all(r"<caption>.*?</caption>", loaded),
+        "heads": _all(r"<th>.*?</th>", loaded),
+        "cells": _all(r'<td class="jx-tl-(?:before|after)">.*?</td>', loaded),
+    }
+
+
+# what the timeline wrote in English before it followed the page's language
+TIMELINE_ENGLISH = {
+    "lines": ("Matrix files", "one process", "cells differ from", "Behaviour:", "facts differ"),
+    "headings": ("from",),
+    "filters": ("Mechanism", "Transform", "all"),
+    "summaries": ("What differs, row by row",),
+    "loading": ("loading",),
+    "captions": ("cells differ from", "facts of the behaviour observations"),
+    "heads": ("row", "transform", "computations", "observation", "fact", "on JAX"),
+    # (a cell's reason and a fact's value are the data's own words, in English)
+    "cells": (
+        "✅ works",
+        "wrong result",
+        "host calls:",
+        "host received:",
+        "warning:",
+        "no such row",
+        "not observed",
+    ),
+}
+
+
+def _found(parts: dict[str, list[str]]) -> dict[str, list[str]]:
+    out = {
+        part: sorted(
+            {w for w in words for t in parts[part] if re.search(rf"(?<!\w){re.escape(w)}", t)}
+        )
+        for part, words in TIMELINE_ENGLISH.items()
+    }
+    return {k: v for k, v in out.items() if v}
+
+
+def test_the_chinese_timeline_speaks_chinese(site: Path) -> None:
+    """/zh/timeline/ and the tables it loads: the generated lines, headings (their anchors
+    kept), filters, captions and cell texts in Chinese; the English page keeps its words."""
+    zh = _timeline_chrome(site, "zh/timeline/")
+    assert all(zh[part] for part in TIMELINE_ENGLISH), {k: len(v) for k, v in zh.items()}
+    assert _found(zh) == {}
+    newest, older = load_matrices()[:2]
+    new, old = newest.env["jax"], older.env["jax"]
+    assert zh["headings"][0].removesuffix(" ¶") == f"JAX {new}，相对于 {old}"
+    assert zh["summaries"][0] == f"逐行列出的差异（JAX {old} → {new}）"
+    assert zh["filters"][0].startswith("机制 全部 ")
+    assert any(c.startswith("✅ 可以运行 · 主机调用次数：") for c in zh["cells"])
+    en = _timeline_chrome(site, "timeline/")
+    assert set(_found(en)) == set(TIMELINE_ENGLISH)
+    assert en["headings"][0].removesuffix(" ¶") == f"JAX {new}, from {old}"
+    page = (site / "zh" / "timeline" / "index.html").read_text(encoding="utf-8")
+    assert f'id="jax-{new.replace(".", "-")}"' in page  # the links to a release still land

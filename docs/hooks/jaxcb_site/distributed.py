@@ -27,6 +27,7 @@ from typing import Any
 
 from . import claims, distcost, render
 from .data import Matrix, load_distributed
+from .i18n import say
 from .render import GLYPH, esc
 
 
@@ -62,7 +63,7 @@ def d_env(src: str) -> str:
 
 def _proc_line(p: dict[str, Any]) -> str:
     calls = p.get("host_calls")
-    parts = [f"process {p['process']}: {render.WORD[p['status']]}"]
+    parts = [f"process {p['process']}: {say('en', 'cell-' + p['status'])}"]
     if calls is not None:
         parts.append(f"{calls} host call{'s' * (calls != 1)}")
     if p.get("shapes"):

@@ -64,7 +64,7 @@ def env_file(m: Matrix, lang: str = "en") -> str:
         "transforms": [t["id"] for t in m.transforms],
         "html": table(m, lang),
         "cells": {
-            "|".join(key): ["\n".join(render.cell_lines(c)), c["test"]]
+            "|".join(key): ["\n".join(render.cell_lines(c, lang)), c["test"]]
             for key, c in m.cells.items()
         },
     }

@@ -18,13 +18,6 @@ from .data import Matrix
 from .i18n import group, say
 
 GLYPH = {"ok": "✅", "wrong": "⚠️", "error": "❌", "n/a": "—", "elsewhere": "↗"}
-WORD = {
-    "ok": "works",
-    "wrong": "wrong result",
-    "error": "raises",
-    "n/a": "not applicable",
-    "elsewhere": "measured in another row",
-}
 LEGEND = ("ok", "wrong", "error", "n/a", "elsewhere")
 """The legend's statuses, in order; their words are ``legend-<status>`` in ``i18n.WORDS``."""
 
@@ -47,43 +40,51 @@ def tip(inner: str, title: str, cls: str = "") -> str:
     return f'<button type="button" class="{klass}" title="{esc(title)}">{inner}</button>'
 
 
-def effects_text(effects: dict[str, Any] | None) -> str | None:
+def effects_text(effects: dict[str, Any] | None, lang: str = "en") -> str | None:
     if not effects:
         return None
-    order = "in order" if effects.get("in_order") else "out of order"
-    return (
-        f"effects {effects['verdict']}: {effects['arrived']}/{effects['expected']} arrived, "
-        f"{effects['missing']} missing, {effects['extra']} extra, {order}"
+    order = say(lang, "cell-in-order" if effects.get("in_order") else "cell-out-of-order")
+    return say(
+        lang,
+        "cell-effects",
+        verdict=effects["verdict"],
+        arrived=effects["arrived"],
+        expected=effects["expected"],
+        missing=effects["missing"],
+        extra=effects["extra"],
+        order=order,
     )
 
 
-def cell_lines(cell: dict[str, Any]) -> list[str]:
-    """The facts of one cell, one per line, as they appear in tooltips and details."""
+def cell_lines(cell: dict[str, Any], lang: str = "en") -> list[str]:
+    """The facts of one cell, one per line, as they appear in tooltips and details, in the
+    language ``lang``; the last line names the test that measures the cell."""
     lines = [f"{cell['variant']} × {cell['transform']} · {cell['computation']}"]
     status = cell["status"]
     if status == "error":
         lines.append(f"{cell.get('error_type') or 'error'}: {cell.get('error') or ''}".rstrip(": "))
     elif status in ("wrong", "n/a"):
-        lines.append(f"{WORD[status]}: {cell.get('reason') or ''}".rstrip(": "))
+        lines.append(f"{say(lang, 'cell-' + status)}: {cell.get('reason') or ''}".rstrip(": "))
         if cell.get("measured_in"):
-            lines.append(f"{WORD['elsewhere']}: {', '.join(cell['measured_in'])}")
+            lines.append(f"{say(lang, 'cell-elsewhere')}: {', '.join(cell['measured_in'])}")
     else:
-        lines.append(WORD[status])
+        lines.append(say(lang, "cell-" + status))
     if cell.get("host_calls") is not None:
-        lines.append(f"host calls: {cell['host_calls']}")
+        lines.append(say(lang, "cell-calls", n=cell["host_calls"]))
     if cell.get("shapes"):
-        lines.append("host received: " + ", ".join(cell["shapes"]))
-    eff = effects_text(cell.get("effects"))
+        lines.append(say(lang, "cell-received", shapes=", ".join(cell["shapes"])))
+    eff = effects_text(cell.get("effects"), lang)
     if eff:
         lines.append(eff)
     if cell.get("warning"):
-        lines.append(f"warning: {cell['warning']}")
-    lines.append(f"test: {cell['test']}")
+        lines.append(say(lang, "cell-warning", warning=cell["warning"]))
+    lines.append(say(lang, "cell-test", test=cell["test"]))
     return lines
 
 
-def cell_td(cell: dict[str, Any] | None) -> str:
-    """One ``<td>``: glyph, tooltip, and a link carrying the test id."""
+def cell_td(cell: dict[str, Any] | None, lang: str = "en") -> str:
+    """One ``<td>``: glyph, tooltip (in the language ``lang``), and a link carrying the test
+    id."""
     if cell is None:
         return '<td class="jx-cell jx-missing" title="not measured in this environment">·</td>'
     status = cell["status"]
@@ -92,7 +93,7 @@ def cell_td(cell: dict[str, Any] | None) -> str:
     badge = f'<sub class="jx-calls">{calls}</sub>' if calls is not None and status != "n/a" else ""
     return (
         f'<td class="jx-cell jx-{cls}"><a class="jx-link" href="#" data-test="{esc(cell["test"])}" '
-        f'title="{esc(chr(10).join(cell_lines(cell)))}">{GLYPH[shown(cell)]}{badge}</a></td>'
+        f'title="{esc(chr(10).join(cell_lines(cell, lang)))}">{GLYPH[shown(cell)]}{badge}</a></td>'
     )
 
 
@@ -220,7 +221,9 @@ def slice_for_computation(matrices: Sequence[Matrix], computation: str, lang: st
     for i, m in enumerate(matrices):
         rows = []
         for v in m.variants:
-            tds = "".join(cell_td(m.cell(v["id"], computation, t["id"])) for t in m.transforms)
+            tds = "".join(
+                cell_td(m.cell(v["id"], computation, t["id"]), lang) for t in m.transforms
+            )
             rows.append(
                 f'<tr data-variant="{esc(v["id"])}"><th scope="row" class="jx-rowhead" '
                 f'title="{esc(v.get("doc", ""))}">{esc(v["label"])}</th>{tds}</tr>'

@@ -30,6 +30,7 @@ from typing import Any
 
 from . import behaviour, data, deferred
 from .dirbase import DirectiveError
+from .i18n import language, say
 from .render import GLYPH, cell_lines, esc
 
 # the fields of a cell whose change is a change of behaviour (the test id names the cell)
@@ -63,12 +64,12 @@ def state(cell: dict[str, Any] | None) -> tuple[Any, ...]:
     return (*out, cell.get("reason")) if cell["status"] == "wrong" else out
 
 
-def text(cell: dict[str, Any] | None, release: str) -> str:
-    """A cell as one line: glyph, what happened, host calls, shapes, effects, warning."""
+def text(cell: dict[str, Any] | None, release: str, lang: str = "en") -> str:
+    """A cell as one line: glyph, what happened, host calls, shapes, effects, warning (its
+    details without the heading and the test), in the language ``lang``."""
     if cell is None:
-        return f"· no such row in the JAX {release} file"
-    lines = [ln for ln in cell_lines(cell)[1:] if not ln.startswith("test: ")]
-    return f"{GLYPH[cell['status']]} " + " · ".join(lines)
+        return say(lang, "tl-no-row", release=release)
+    return f"{GLYPH[cell['status']]} " + " · ".join(cell_lines(cell, lang)[1:-1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,7 +152,9 @@ def _status(cell: dict[str, Any] | None) -> str:
     return ABSENT if cell is None else str(cell["status"])
 
 
-def _cells_table(changes: list[CellChange], older: data.Matrix, newer: data.Matrix) -> str:
+def _cells_table(
+    changes: list[CellChange], older: data.Matrix, newer: data.Matrix, lang: str = "en"
+) -> str:
     """One row per way of changing: same row, same before and after (their full text)."""
     groups: dict[tuple[Any, ...], list[CellChange]] = {}
     for ch in changes:
@@ -159,8 +162,8 @@ def _cells_table(changes: list[CellChange], older: data.Matrix, newer: data.Matr
         key = (
             ch.variant,
             "*" if whole_row else ch.transform,
-            text(ch.before, ch.since),
-            text(ch.after, ch.release),
+            text(ch.before, ch.since, lang),
+            text(ch.after, ch.release, lang),
             _status(ch.before),
             _status(ch.after),
         )
@@ -170,7 +173,7 @@ def _cells_table(changes: list[CellChange], older: data.Matrix, newer: data.Matr
         comps = list(dict.fromkeys(c.computation for c in chs))
         trans = list(dict.fromkeys(c.transform for c in chs))
         cells = ";".join(f"{c.computation}|{c.transform}" for c in chs)
-        shown_t = ", ".join(trans) if len(trans) <= 4 else f"{len(trans)} transforms"
+        shown_t = ", ".join(trans) if len(trans) <= 4 else say(lang, "tl-transforms", n=len(trans))
         rows.append(
             f'<tr data-mechanism="{esc(chs[0].mechanism)}" data-variant="{esc(variant)}" '
             f'data-transforms="{esc(" ".join(trans))}" data-since="{esc(chs[0].since)}" '
@@ -182,57 +185,54 @@ def _cells_table(changes: list[CellChange], older: data.Matrix, newer: data.Matr
             f'<td class="jx-tl-before">{esc(before)}</td>'
             f'<td class="jx-tl-after">{esc(after)}</td></tr>'
         )
-    head = (
-        "<thead><tr><th>row</th><th>transform</th><th>computations</th>"
-        f"<th>on JAX {esc(older.env['jax'])}</th><th>on JAX {esc(newer.env['jax'])}</th>"
-        "</tr></thead>"
-    )
-    caption = f"{len(changes)} cells differ from JAX {older.env['jax']}"
+    heads = say(lang, "tl-head-cells", old=older.env["jax"], new=newer.env["jax"]).split("|")
+    head = "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in heads) + "</tr></thead>"
+    caption = say(lang, "tl-caption-cells", n=len(changes), old=older.env["jax"])
     return (
         '<div class="jx-scroll"><table class="jx-timeline jx-tl-cells">'
         f"<caption>{esc(caption)}</caption>{head}<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
-def _fact(value: Any) -> str:
+def _fact(value: Any, lang: str = "en") -> str:
     if value == ABSENT:
-        return "· not observed"
+        return say(lang, "tl-not-observed")
     return json.dumps(value, ensure_ascii=False)
 
 
-def _facts_table(changes: list[FactChange], since: str, release: str) -> str:
+def _facts_table(changes: list[FactChange], since: str, release: str, lang: str = "en") -> str:
     rows = [
         f'<tr data-group="{esc(ch.group)}" data-observation="{esc(ch.group)}:{esc(ch.id)}" '
         f'data-fact="{esc(ch.fact)}" data-since="{esc(ch.since)}" data-release="{esc(ch.release)}" '
         f'data-from="{esc(json.dumps(ch.before))}" data-to="{esc(json.dumps(ch.after))}">'
         f"<td><code>{esc(ch.group)}:{esc(ch.id)}</code> {esc(ch.title)}</td>"
         f"<td><code>{esc(ch.fact)}</code></td>"
-        f'<td class="jx-tl-before">{esc(_fact(ch.before))}</td>'
-        f'<td class="jx-tl-after">{esc(_fact(ch.after))}</td></tr>'
+        f'<td class="jx-tl-before">{esc(_fact(ch.before, lang))}</td>'
+        f'<td class="jx-tl-after">{esc(_fact(ch.after, lang))}</td></tr>'
         for ch in changes
     ]
-    head = (
-        "<thead><tr><th>observation</th><th>fact</th>"
-        f"<th>on JAX {esc(since)}</th><th>on JAX {esc(release)}</th></tr></thead>"
-    )
-    caption = f"{len(changes)} facts of the behaviour observations differ from JAX {since}"
+    heads = say(lang, "tl-head-facts", old=since, new=release).split("|")
+    head = "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in heads) + "</tr></thead>"
+    caption = say(lang, "tl-caption-facts", n=len(changes), old=since)
     return (
         '<div class="jx-scroll"><table class="jx-timeline jx-tl-facts">'
         f"<caption>{esc(caption)}</caption>{head}<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
-def _filters(ms: Sequence[data.Matrix]) -> str:
+def _filters(ms: Sequence[data.Matrix], lang: str = "en") -> str:
     mechs = list(dict.fromkeys(v["mechanism"] for m in ms for v in m.variants))
     trans = list(dict.fromkeys(t["id"] for m in ms for t in m.transforms))
     mopts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in mechs)
     topts = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in trans)
     return (
         '<p class="jx-filters">'
-        '<label>Mechanism <select class="jx-tl-filter" data-filter="mechanism">'
-        f'<option value="">all</option>{mopts}</select></label> '
-        '<label>Transform <select class="jx-tl-filter" data-filter="transform">'
-        f'<option value="">all</option>{topts}</select></label>'
+        f"<label>{say(lang, 'filter-mechanism')} "
+        '<select class="jx-tl-filter" data-filter="mechanism">'
+        f'<option value="">{say(lang, "filter-all")}</option>{mopts}</select></label> '
+        f"<label>{say(lang, 'tl-filter-transform')} "
+        '<select class="jx-tl-filter" data-filter="transform">'
+        f'<option value="">{say(lang, "filter-all")}</option>{topts}</select></label>'
         "</p>"
     )
 
@@ -249,6 +249,7 @@ def d_timeline(src: str) -> str:
     matrix cells (one row per way of changing) and the facts of the behaviour observations,
     each release's tables in a file the page loads when they are opened or filtered; filters
     by mechanism and transform."""
+    lang = language(src)
     matrices = series(data.load_matrices())
     if not matrices or len(matrices[0]) < 2:
         raise DirectiveError(f"{src}: jaxcb:timeline needs two one-process matrix files")
@@ -258,30 +259,38 @@ def d_timeline(src: str) -> str:
             facts[fb.environment.jax] = (fa.environment.jax, fact_changes(fa, fb))
     parts = []
     for ms in matrices:
-        layout = f"{ms[0].env['platform']}, {ms[0].env['device_count']} devices, one process"
+        e = ms[0].env
         releases = ", ".join(m.env["jax"] for m in ms)
-        parts.append(f"Matrix files ({layout}): JAX {releases}.\n")
-        parts.append(_filters(ms) + "\n")
+        files = say(
+            lang, "tl-files", platform=e["platform"], n=e["device_count"], releases=releases
+        )
+        parts.append(files + "\n")
+        parts.append(_filters(ms, lang) + "\n")
         for older, newer in zip(reversed(ms[:-1]), reversed(ms[1:]), strict=True):
             a, b = older.env["jax"], newer.env["jax"]
             changes = cell_changes(older, newer)
-            parts.append(f"## JAX {b}, from {a} {{ #jax-{b.replace('.', '-')} }}\n")
-            line = f"Matrix: {len(changes)} cells differ from JAX {a}"
-            line += f" ({_by_mechanism(changes)})." if changes else "."
+            heading = say(lang, "tl-heading", new=b, old=a)
+            parts.append(f"## {heading} {{ #jax-{b.replace('.', '-')} }}\n")
+            line = say(lang, "tl-cells", n=len(changes), old=a)
+            line += (
+                say(lang, "tl-by", mechanisms=_by_mechanism(changes))
+                if changes
+                else say(lang, "tl-end")
+            )
             if b in facts:
-                line += f" Behaviour: {len(facts[b][1])} facts differ from JAX {facts[b][0]}."
+                line += say(lang, "tl-facts", n=len(facts[b][1]), old=facts[b][0])
             else:
-                line += f" Behaviour: no observations measured on JAX {b}."
+                line += say(lang, "tl-no-facts", new=b)
             parts.append(line + "\n")
-            tables = _cells_table(changes, older, newer) if changes else ""
+            tables = _cells_table(changes, older, newer, lang) if changes else ""
             if facts.get(b, ("", []))[1]:
-                tables += _facts_table(facts[b][1], facts[b][0], b)
+                tables += _facts_table(facts[b][1], facts[b][0], b, lang)
             if tables:
                 parts.append(
                     f'<details class="jx-tl-release" data-release="{esc(b)}">'
-                    f"<summary>What differs, row by row (JAX {esc(a)} → {esc(b)})</summary>"
+                    f"<summary>{esc(say(lang, 'tl-summary', old=a, new=b))}</summary>"
                     f'<div class="jx-tl-body" data-search-exclude data-src="{deferred.keep(tables)}">'
-                    f'<p class="jx-loading">loading…</p></div></details>\n'
+                    f'<p class="jx-loading">{say(lang, "tl-loading")}</p></div></details>\n'
                 )
     return "\n".join(parts)
 
