@@ -311,10 +311,12 @@ def _targets(d: Device) -> str:
             ]
             for t in sorted(ts, key=lambda t: -t.value)
         ]
-        parts.append(
-            f"**{name}** — {sum(t.met for t in ts)} of {len(ts)} met:\n\n"
-            + table(["subject", "where", "ratio", "target", "verdict", "detail"], rows)
-        )
+        # each target's table folded under its name and count: the page lists the targets,
+        # a contributor opens the one they work on
+        body = table(["subject", "where", "ratio", "target", "verdict", "detail"], rows)
+        title = f"{name} — {sum(t.met for t in ts)} of {len(ts)} met".replace('"', "'")
+        indented = "\n".join("    " + line if line else line for line in body.split("\n"))
+        parts.append(f'??? note "{title}"\n\n{indented}')
     return "\n\n".join(parts)
 
 
