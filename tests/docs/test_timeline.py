@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from jaxcb_site import i18n
+
 ROOT = Path(__file__).resolve().parents[2]
 MATRIX = ROOT / "docs" / "data" / "matrix"
 BEHAVIOUR = ROOT / "docs" / "data" / "behaviour"
@@ -183,8 +185,6 @@ def test_the_facts_changed_are_the_differences_between_the_behaviour_files(page:
 def test_each_line_names_what_it_became(page: str) -> None:
     """The text of a line says the new state, in the page's language: the exception type of
     an error, the host calls."""
-    from jaxcb_site import i18n
-
     lang = "zh" if '<html lang="zh"' in page else "en"
     files = {d["environment"]["jax"]: d for s in _series(MATRIX) for d in s}
     for a, body in _rows(page):

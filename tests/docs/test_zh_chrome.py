@@ -255,12 +255,16 @@ def _matrix_chrome(page: str) -> dict[str, list[str]]:
     }
 
 
-def _english_in(parts: dict[str, list[str]]) -> dict[str, list[str]]:
+def _english_in(
+    parts: dict[str, list[str]], words: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, list[str]]:
+    """The English words found in each part's texts: ``words[part]``, by default
+    ``MATRIX_ENGLISH`` for every part; only the parts where some were found."""
     found = {
         part: sorted(
             {
                 e
-                for e in MATRIX_ENGLISH
+                for e in (MATRIX_ENGLISH if words is None else words.get(part, ()))
                 for text in texts
                 if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)
             }
@@ -458,22 +462,12 @@ TIMELINE_ENGLISH = {
 }
 
 
-def _found(parts: dict[str, list[str]]) -> dict[str, list[str]]:
-    out = {
-        part: sorted(
-            {w for w in words for t in parts[part] if re.search(rf"(?<!\w){re.escape(w)}", t)}
-        )
-        for part, words in TIMELINE_ENGLISH.items()
-    }
-    return {k: v for k, v in out.items() if v}
-
-
 def test_the_chinese_timeline_speaks_chinese(site: Path) -> None:
     """/zh/timeline/ and the tables it loads: the generated lines, headings (their anchors
     kept), filters, captions and cell texts in Chinese; the English page keeps its words."""
     zh = _timeline_chrome(site, "zh/timeline/")
     assert all(zh[part] for part in TIMELINE_ENGLISH), {k: len(v) for k, v in zh.items()}
-    assert _found(zh) == {}
+    assert _english_in(zh, TIMELINE_ENGLISH) == {}
     newest, older = load_matrices()[:2]
     new, old = newest.env["jax"], older.env["jax"]
     assert zh["headings"][0].removesuffix(" ¶") == f"JAX {new}，相对于 {old}"
@@ -481,7 +475,7 @@ def test_the_chinese_timeline_speaks_chinese(site: Path) -> None:
     assert zh["filters"][0].startswith("机制 全部 ")
     assert any(c.startswith("✅ 可以运行 · 主机调用次数：") for c in zh["cells"])
     en = _timeline_chrome(site, "timeline/")
-    assert set(_found(en)) == set(TIMELINE_ENGLISH)
+    assert set(_english_in(en, TIMELINE_ENGLISH)) == set(TIMELINE_ENGLISH)
     assert en["headings"][0].removesuffix(" ¶") == f"JAX {new}, from {old}"
     page = (site / "zh" / "timeline" / "index.html").read_text(encoding="utf-8")
     assert f'id="jax-{new.replace(".", "-")}"' in page  # the links to a release still land

@@ -80,6 +80,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cell-error": "raises",
         "cell-n/a": "not applicable",
         "cell-elsewhere": "measured in another row",
+        "cell-missing": "not measured in this environment",
         "cell-calls": "host calls: {n}",
         "cell-received": "host received: {shapes}",
         "cell-effects": "effects {verdict}: {arrived}/{expected} arrived, {missing} missing, "
@@ -170,6 +171,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cell-error": "抛出异常",
         "cell-n/a": "不适用",
         "cell-elsewhere": "在另一行中测量",
+        "cell-missing": "这个环境中没有测量",
         "cell-calls": "主机调用次数：{n}",
         "cell-received": "主机收到：{shapes}",
         "cell-effects": "副作用 {verdict}：到达 {arrived}/{expected}，缺失 {missing}，"

@@ -118,11 +118,7 @@ def filters(ms: Sequence[Matrix], lang: str = "en") -> str:
 def page(ms: Sequence[Matrix], label: str = "JAX version / platform", lang: str = "en") -> str:
     blocks = []
     for i, m in enumerate(ms):
-        inner = (
-            table(m, lang)
-            if i == 0
-            else f'<p class="jx-envline jx-loading">{esc(say(lang, "loading", label=m.label_in(lang)))}</p>'
-        )
+        inner = table(m, lang) if i == 0 else render.loading(m, lang)
         hidden = "" if i == 0 else " hidden"
         blocks.append(
             f'<div class="jx-env" data-env="{esc(m.key)}" data-src="{esc(env_url(m, lang))}"'

@@ -59,7 +59,7 @@ def _pick(d: Device, lang: str = "en") -> str:
         if t.name.startswith("best pattern"):
             largest[t.where.split(",")[0]] = t
     for t in largest.values():
-        label = perfwords.label(lang, d.label(t.subject)) if t.subject in d.variants else t.subject
+        label = _named(d, t.subject, lang)
         out.append(
             say(
                 lang,
@@ -138,9 +138,7 @@ def _findings(d: Device, lang: str = "en") -> str:
             continue
         said = {
             "where": t.where,
-            "label": (
-                perfwords.label(lang, d.label(t.subject)) if t.subject in d.variants else t.subject
-            ),
+            "label": _named(d, t.subject, lang),
             "ratio": fmt_ratio(t.value),
             "floor": floor_name(lang, t.name.split("÷ ")[1]),
         }
@@ -331,6 +329,12 @@ def _cpu_title(d: Device) -> str:
 
 def _subject(d: Device, subject: str) -> str:
     return d.label(subject) if subject in d.variants else f"`{subject}`"
+
+
+def _named(d: Device, subject: str, lang: str) -> str:
+    """A target's subject in a sentence of the page's language: a benchmark's label
+    (``perfwords.label``), or the subject as the data names it."""
+    return perfwords.label(lang, d.label(subject)) if subject in d.variants else subject
 
 
 def sec_every_cpu() -> str:

@@ -86,7 +86,7 @@ def cell_td(cell: dict[str, Any] | None, lang: str = "en") -> str:
     """One ``<td>``: glyph, tooltip (in the language ``lang``), and a link carrying the test
     id."""
     if cell is None:
-        return '<td class="jx-cell jx-missing" title="not measured in this environment">·</td>'
+        return f'<td class="jx-cell jx-missing" title="{esc(say(lang, "cell-missing"))}">·</td>'
     status = cell["status"]
     cls = "na" if status == "n/a" else status
     calls = cell.get("host_calls")
@@ -156,7 +156,14 @@ def env_block(m: Matrix, first: bool, inner: str, lang: str = "en") -> str:
         return f'<div class="jx-env" data-env="{esc(m.key)}">{inner}</div>'
     return (
         f'<div class="jx-env" data-env="{esc(m.key)}" data-src="{deferred.keep(inner)}" hidden>'
-        f'<p class="jx-envline jx-loading">{esc(say(lang, "loading", label=m.label_in(lang)))}</p></div>'
+        f"{loading(m, lang)}</div>"
+    )
+
+
+def loading(m: Matrix, lang: str = "en") -> str:
+    """The line an environment's block shows until the page script has loaded its table."""
+    return (
+        f'<p class="jx-envline jx-loading">{esc(say(lang, "loading", label=m.label_in(lang)))}</p>'
     )
 
 

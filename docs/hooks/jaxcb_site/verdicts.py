@@ -64,7 +64,7 @@ def d_verdict(src: str, variant: str, computation: str, transform: str, *expect:
         text = f"{verdict_text(cell) if cell else 'not measured'}{agrees}"
         said.append((m, cell, text))
     lines = []
-    for group in runs(said, lambda row: (row[2], _where(row[0]), _title(row[1]))):
+    for group in runs(said, lambda row: (row[2], _where(row[0]))):
         name = f'<span class="jx-env-name"{_title(group[0][1], group)}>{esc(_range_label(group))}</span>'
         lines.append(f"- {name}: {group[0][2]}")
     if not lines:
