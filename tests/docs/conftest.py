@@ -125,3 +125,11 @@ def matrix_files() -> list[tuple[Path, dict[str, Any]]]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def visits(browser: Any, site: Path, site_url: str) -> Any:
+    """Every built page, loaded once at each width (``visits.py``): what the browser saw."""
+    from visits import visit_all
+
+    return visit_all(browser, site, site_url)

@@ -4,8 +4,9 @@ A block whose lines are wider than the column either wraps them (recorded output
 plain text: ``language-text``, so an error message is read whole) or scrolls sideways with a
 cue on the edge where more is hidden (a shadow: background layers that scroll with the text
 cover it once that edge is reached; ``docs/stylesheets/jaxcb.css``). The page's own width is
-``test_browser``'s concern; this one looks inside each block. The count of blocks wider than
-their column goes to ``test-artifacts/code-overflow.txt``.
+``test_browser``'s concern; this one looks inside each block, on every page of the built site
+(those ``test_page_budgets`` measures, in the same visits: ``visits.py``). The count of blocks
+wider than their column goes to ``test-artifacts/code-overflow.txt``.
 """
 
 from __future__ import annotations
@@ -15,49 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from visits import CODE_BLOCKS, WIDTHS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-WIDTHS = {1280: {"width": 1280, "height": 900}, 390: {"width": 390, "height": 844}}
-# Pages with code beside the learning path: recipes, errors, the checker, a mechanism, a
-# computation's code tabs.
-OTHERS = [
-    "recipes/",
-    "errors/",
-    "check/",
-    "mechanisms/pure_callback/",
-    "computations/sin_scale/",
-    "zh/recipes/",
-]
-
-# For each visible block: how much of it is wider than its column, whether it is plain text,
-# and how it shows what it hides.
-_MEASURE = """() => [...document.querySelectorAll('article pre > code')]
-  .filter(c => c.offsetParent !== null)
-  .map(c => {
-    const cs = getComputedStyle(c);
-    const box = c.closest('.highlight');
-    return {
-      hidden: c.scrollWidth - c.clientWidth,
-      width: c.clientWidth,
-      text: !!box && box.classList.contains('language-text'),
-      overflow: cs.overflowX,
-      attachment: cs.backgroundAttachment,
-      image: cs.backgroundImage,
-      first: c.textContent.split('\\n').find(l => l.trim()) || '',
-    };
-  })"""
-
-
-def _learn_pages(site: Path) -> list[str]:
-    """The learning path's built pages, in both languages."""
-    out = []
-    for lang in ("", "zh/"):
-        out += [
-            p.parent.relative_to(site).as_posix() + "/"
-            for p in sorted((site / lang / "learn").rglob("index.html"))
-        ]
-    return out
 
 
 def _problem(block: dict[str, Any]) -> str | None:
@@ -75,26 +36,29 @@ def _problem(block: dict[str, Any]) -> str | None:
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-def test_no_text_hidden_in_a_code_block(
-    page: Any, site: Path, site_url: str, artifacts: Path, width: int
-) -> None:
-    page.set_viewport_size(WIDTHS[width])
+def test_no_text_hidden_in_a_code_block(visits: Any, artifacts: Path, width: int) -> None:
+    """Every page's visible blocks, as the shared visit (``visits.py``) found them."""
     problems: list[str] = []
     lines: list[str] = []
-    for rel in _learn_pages(site) + OTHERS:
-        response = page.goto(site_url + rel)
-        assert response is not None, rel
-        assert response.ok, rel
-        page.wait_for_load_state("load")
-        blocks = page.evaluate(_MEASURE)
-        wide = [b for b in blocks if b["hidden"] > 1]
-        lines.append(f"{width} px {rel}: {len(wide)} of {len(blocks)} blocks wider than the column")
-        for b in blocks:
+    for rel, visit in visits[width].items():
+        if not visit.blocks:
+            continue
+        wide = [b for b in visit.blocks if b["hidden"] > 1]
+        lines.append(
+            f"{width} px {rel or '/'}: {len(wide)} of {len(visit.blocks)} blocks wider than "
+            "the column"
+        )
+        for b in visit.blocks:
             why = _problem(b)
             if why:
-                problems.append(f"{rel} ({width} px): {why}: {b['first'][:60]!r}")
+                problems.append(f"{rel or '/'} ({width} px): {why}: {b['first'][:60]!r}")
     with (artifacts / "code-overflow.txt").open("a", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+    # the pages that teach with code are among those visited, in both languages
+    assert {"learn/01-first-pure-callback/", "zh/learn/01-first-pure-callback/"} <= set(
+        visits[width]
+    )
+    assert {"recipes/", "check/", "mechanisms/pure_callback/", "zh/recipes/"} <= set(visits[width])
     assert len(lines) > 15
     assert not problems, "\n".join(problems)
 
@@ -104,7 +68,7 @@ def test_output_blocks_wrap_and_code_blocks_scroll(page: Any, site_url: str) -> 
     that scrolls shows a shadow on its right edge until it is scrolled to its end."""
     page.set_viewport_size(WIDTHS[390])
     page.goto(site_url + "learn/01-first-pure-callback/")
-    outputs = [b for b in page.evaluate(_MEASURE) if b["text"]]
+    outputs = [b for b in page.evaluate(CODE_BLOCKS) if b["text"]]
     assert outputs
     assert all(b["hidden"] <= 1 for b in outputs)
     error = page.locator("article .language-text pre > code", has_text="Expected").first

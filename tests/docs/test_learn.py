@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console import errors as _errors
 
 from jaxcb_site import glossary, lessons
 
@@ -234,27 +233,20 @@ def test_term_linker_links_first_use_only_outside_code() -> None:
 
 # ------------------------------------------------------------------------------- in a browser
 
-WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
-
 
 @pytest.mark.browser
-@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("lang", list(LANGS))
-def test_lesson_pages_in_a_browser(page: Any, site_url: str, lang: str, width: str) -> None:
-    errors = _errors(page)
-    page.set_viewport_size(WIDTHS[width])
+def test_lesson_pages_in_a_browser(visits: Any, lang: str, width: int) -> None:
+    """The path's pages in each language, as the shared visit (``visits.py``) found them:
+    each loads cleanly, fits the window's width and says its language."""
+    seen = visits[width]
     for path in ["learn/", *[f"learn/{p}/" for p in PAGES], "learn/glossary/"]:
-        response = page.goto(site_url + LANGS[lang] + path)
-        assert response is not None, path
-        assert response.ok, path
-        page.wait_for_load_state("load")
-        assert page.locator("h1").first.is_visible(), path
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= WIDTHS[width]["width"], (
-            f"{lang} {path} scrolls sideways at {width} px ({wide})"
-        )
-        assert page.evaluate("document.documentElement.lang").startswith(lang), path
-    assert errors == []
+        visit = seen.get(LANGS[lang] + path)
+        assert visit is not None, f"{LANGS[lang] + path} was not visited"
+        assert visit.problems == [], (path, visit.problems)
+        assert visit.width <= width, f"{lang} {path} scrolls sideways at {width} px ({visit.width})"
+        assert visit.lang.startswith(lang), path
 
 
 @pytest.mark.browser

@@ -6,7 +6,8 @@ who scrolls through it loads (an image in a closed block or a hidden tab that sa
 loaded once for the whole site, is left out. Every page is measured, of the Chinese site those with a
 translation (the others are the English pages again). The heights at 390 px and
 the weights are written to ``test-artifacts/page-budgets.json``, the tallest pages printed.
-The same visits check that every page loads cleanly (one pass over the site, not two).
+The same visits (``visits.py``, shared with ``test_code_blocks``) check that every page
+loads cleanly: one pass over the site.
 """
 
 from __future__ import annotations
@@ -14,17 +15,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlparse
 
 import pytest
-from console import errors
+from visits import weight
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HEIGHT_PX = 12_000  # at 1280 px wide
 BYTES = 1_000_000  # the page's HTML and its images
-WIDE = {"width": 1280, "height": 900}
-NARROW = {"width": 390, "height": 844}
+WIDE = 1280  # the width the budget and the weights are read at (visits.py: 1280 and 390)
 #: what went wrong while the pages were measured (``measured`` fills it)
 PROBLEMS: list[str] = []
 
@@ -41,70 +40,17 @@ def _excepted(rel: str) -> bool:
     return rel.removeprefix("zh/") in EXCEPTIONS
 
 
-# The images the page loads as the reader scrolls it: every <img> that is shown with the
-# default tabs and closed blocks, and every one that is not lazy (the browser fetches those
-# wherever they are).
-IMAGES = """() => [...document.querySelectorAll('article img')]
-  .filter(i => i.loading !== 'lazy' || i.getClientRects().length > 0)
-  .map(i => i.getAttribute('src'))"""
-
-
-DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-def _pages(site: Path) -> list[str]:
-    """Every page of the built site; of the Chinese site, the pages with a source of their own
-    (``page.zh.md``): the others are the English page again, in Chinese navigation."""
-    out = []
-    for index in sorted(site.rglob("index.html")):
-        rel = index.parent.relative_to(site).as_posix()
-        if rel.startswith(("assets", "search")) or "/assets/" in f"/{rel}/":
-            continue
-        if rel.startswith("zh/") or rel == "zh":
-            src = rel.removeprefix("zh").strip("/") or "index"
-            if not (DOCS / f"{src}.zh.md").exists() and not (DOCS / src / "index.zh.md").exists():
-                continue
-        out.append("" if rel == "." else rel + "/")
-    return out
-
-
-def _weight(site: Path, rel: str, srcs: list[str]) -> tuple[int, int]:
-    """The page's HTML and its images, in bytes, read from the built site."""
-    html = (site / rel / "index.html").stat().st_size
-    images = 0
-    for src in sorted(set(srcs)):
-        path = urlparse(urljoin(f"http://site/{rel}", src)).path.lstrip("/")
-        file = site / path
-        assert file.is_file(), f"{rel}: image {src} is not in the built site"
-        images += file.stat().st_size
-    return html, images
-
-
 @pytest.fixture(scope="module")
-def measured(browser: Any, site: Path, site_url: str, artifacts: Path) -> dict[str, dict[str, int]]:
+def measured(visits: Any, site: Path, artifacts: Path) -> dict[str, dict[str, int]]:
     """Height at 1280 and 390 px, HTML and image bytes of every page of the built site."""
     out: dict[str, dict[str, int]] = {}
-    pages = _pages(site)
-    for name, viewport in (("wide", WIDE), ("narrow", NARROW)):
-        context = browser.new_context(viewport=viewport)
-        page = context.new_page()
-        found = errors(page)  # the same pass checks that each page loads cleanly
-        for rel in pages:
-            before = len(found)
-            response = page.goto(site_url + rel)
-            page.wait_for_load_state("load")
-            if response is None or not response.ok:
-                found.append(f"HTTP {response.status if response else 'no response'}")
-            if not page.locator("h1").first.is_visible():
-                found.append("no visible h1")
-            PROBLEMS.extend(f"{rel or '/'} at {viewport['width']} px: {e}" for e in found[before:])
+    for width, seen in visits.items():
+        for rel, visit in seen.items():
+            PROBLEMS.extend(f"{rel or '/'} at {width} px: {e}" for e in visit.problems)
             row = out.setdefault(rel, {})
-            row[f"height_{viewport['width']}"] = page.evaluate(
-                "document.documentElement.scrollHeight"
-            )
-            if name == "wide":
-                row["html"], row["images"] = _weight(site, rel, page.evaluate(IMAGES))
-        context.close()
+            row[f"height_{width}"] = visit.height
+            if width == WIDE:
+                row["html"], row["images"] = weight(site, rel, visit.images)
     (artifacts / "page-budgets.json").write_text(json.dumps(out, indent=1), encoding="utf-8")
     tallest = sorted(out.items(), key=lambda kv: -kv[1]["height_1280"])[:8]
     for rel, row in tallest:
