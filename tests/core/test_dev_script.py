@@ -51,6 +51,7 @@ def test_bad_command_lines_print_the_usage_and_exit_2(
         assert lines[0] == first
     assert "  scripts/dev site [--port N] [--measure]" in lines
     assert "  scripts/dev test [--quick | -e ENV[,ENV...]] [-- ARGS]" in lines
+    assert "  scripts/dev profile [-e ENV[,ENV...]] [--out DIR]" in lines
     assert proc.stdout == ""
 
 
