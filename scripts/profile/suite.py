@@ -3,11 +3,14 @@
 ``scripts/dev profile [-e ENV,...] [--out DIR]`` runs here. For each environment (by default
 those of ``scripts/dev test``), one after the other so that none slows another:
 
-- the wall time and the CPU time of everything it started (``getrusage`` of the children:
-  tox, pytest, the matrix's workers, subprocesses, the compiler);
-- the part tox spent installing (its ``setup[...]``);
-- what every Python it started spent in JAX's compile steps, read from ``jax.monitoring``
-  by ``hook/sitecustomize.py``: tracing to a jaxpr, lowering to MLIR, XLA's backend compile;
+- the install, on its own: ``tox run --notest`` (creating the environment where it is
+  missing, downloading what the uv cache lacks; a second or two where it is built);
+- the tests: the wall time and the CPU time of everything they started (``getrusage`` of the
+  children: tox, pytest, the matrix's workers, subprocesses, the compiler, the browser);
+- what every Python of the environment spent in JAX's compile steps, read from
+  ``jax.monitoring`` by ``hook.py`` (run by a ``.pth`` file put in the environment's
+  site-packages for the run, and taken out after): tracing to a jaxpr, lowering to MLIR,
+  XLA's backend compile;
 - each test module's time, from pytest's JUnit XML (a session fixture's work, such as
   measuring a whole matrix file, counts in the module that first asks for it).
 
@@ -22,7 +25,6 @@ import argparse
 import collections
 import json
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -31,14 +33,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-HOOK = Path(__file__).resolve().parent / "hook"
+HOOK = Path(__file__).resolve().parent / "hook.py"
+PTH = "_jaxcb_profile.pth"
 DEFAULT_ENVS = ["py311", "py312", "py313", "legacy", "docs", "type", "lint"]
 EVENTS = {
     "trace_s": "/jax/core/compile/jaxpr_trace_duration",
     "lower_s": "/jax/core/compile/jaxpr_to_mlir_module_duration",
     "compile_s": "/jax/core/compile/backend_compile_duration",
 }
-_SETUP = re.compile(r"^\s*(\S+): OK \(([\d.]+)=setup\[([\d.]+)\]")
 
 
 def _children_cpu() -> float:
@@ -71,6 +73,18 @@ def _jax(procs: Path) -> dict[str, float]:
     return total
 
 
+def _timed(command: list[str], log: Path, environ: dict[str, str]) -> tuple[int, float, float]:
+    """``(returncode, wall, CPU of the children)`` of ``command``, its output in ``log``."""
+    cpu, start = _children_cpu(), time.monotonic()
+    with log.open("w", encoding="utf-8") as out:
+        done = subprocess.run(command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)
+    return done.returncode, time.monotonic() - start, _children_cpu() - cpu
+
+
+def _site_packages(env: str) -> list[Path]:
+    return sorted((ROOT / ".tox" / env).glob("lib/python3*/site-packages"))
+
+
 def profile(env: str, tox: list[str], out: Path) -> dict[str, object]:
     where = out / env
     procs = where / "processes"
@@ -80,25 +94,33 @@ def profile(env: str, tox: list[str], out: Path) -> dict[str, object]:
     junit = where / "junit.xml"
     junit.unlink(missing_ok=True)
     environ = dict(os.environ)
-    environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(HOOK), environ.get("PYTHONPATH")) if p)
+    code, install_wall, install_cpu = _timed(
+        [*tox, "run", "-e", env, "--notest"], where / "install.log", environ
+    )
+    line = (
+        f"import os; exec(compile(open({str(HOOK)!r}).read(), {str(HOOK)!r}, 'exec'), "
+        "{'__name__': '_jaxcb_profile'}) if os.environ.get('JAXCB_PROFILE_DIR') else None\n"
+    )
+    hooks = [site / PTH for site in _site_packages(env)]
+    for pth in hooks:
+        pth.write_text(line, encoding="utf-8")
     environ["JAXCB_PROFILE_DIR"] = str(procs)
     environ["PYTEST_ADDOPTS"] = f"{environ.get('PYTEST_ADDOPTS', '')} --junitxml={junit}".strip()
-    command = [*tox, "run", "-e", env, "-x", "testenv.pass_env+=PYTHONPATH"]
-    cpu, start = _children_cpu(), time.monotonic()
-    with (where / "tox.log").open("w", encoding="utf-8") as log:
-        done = subprocess.run(command, cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
-    wall, cpu = time.monotonic() - start, _children_cpu() - cpu
-    setup = None
-    for line in (where / "tox.log").read_text(encoding="utf-8", errors="replace").splitlines():
-        m = _SETUP.match(line)
-        if m and m.group(1) == env:
-            setup = float(m.group(3))
+    try:
+        if code == 0:
+            code, wall, cpu = _timed([*tox, "run", "-e", env], where / "tox.log", environ)
+        else:
+            wall = cpu = 0.0
+    finally:
+        for pth in hooks:
+            pth.unlink(missing_ok=True)
     return {
         "env": env,
-        "returncode": done.returncode,
+        "returncode": code,
+        "install_wall_s": install_wall,
+        "install_cpu_s": install_cpu,
         "wall_s": wall,
         "cpu_s": cpu,
-        "setup_s": setup,
         "jax": _jax(procs),
         "modules": _modules(junit),
     }
@@ -106,12 +128,12 @@ def profile(env: str, tox: list[str], out: Path) -> dict[str, object]:
 
 def _table(results: list[dict[str, object]], top: int) -> str:
     lines = [
-        "| env | wall | CPU | tox's install | JAX: trace / lower / XLA compile (compiles) |",
-        "|---|---|---|---|---|",
+        "| env | install: wall, CPU | tests: wall, CPU | of which JAX: trace / lower / XLA "
+        "compile (compiles) |",
+        "|---|---|---|---|",
     ]
     for r in results:
         j: dict[str, float] = r["jax"]  # type: ignore[assignment]
-        setup = "" if r["setup_s"] is None else f"{r['setup_s']:.0f} s"
         jax_part = (
             f"{j['trace_s']:.0f} / {j['lower_s']:.0f} / {j['compile_s']:.0f} s "
             f"({int(j['compiles']):,})"
@@ -120,7 +142,8 @@ def _table(results: list[dict[str, object]], top: int) -> str:
         )
         red = "" if r["returncode"] == 0 else " (failed)"
         lines.append(
-            f"| {r['env']}{red} | {r['wall_s']:.0f} s | {r['cpu_s']:.0f} s | {setup} | {jax_part} |"
+            f"| {r['env']}{red} | {r['install_wall_s']:.0f} s, {r['install_cpu_s']:.0f} s "
+            f"| {r['wall_s']:.0f} s, {r['cpu_s']:.0f} s | {jax_part} |"
         )
     for r in results:
         modules: dict[str, dict[str, float]] = r["modules"]  # type: ignore[assignment]
