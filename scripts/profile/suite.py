@@ -35,12 +35,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HOOK = Path(__file__).resolve().parent / "hook.py"
 PTH = "_jaxcb_profile.pth"
-DEFAULT_ENVS = ["py311", "py312", "py313", "legacy", "docs", "type", "lint"]
 EVENTS = {
     "trace_s": "/jax/core/compile/jaxpr_trace_duration",
     "lower_s": "/jax/core/compile/jaxpr_to_mlir_module_duration",
     "compile_s": "/jax/core/compile/backend_compile_duration",
 }
+
+
+def _default_envs(tox: list[str]) -> list[str]:
+    """The envs ``scripts/dev test`` runs: tox's ``env_list``, as tox itself reads it."""
+    listed = subprocess.run(
+        [*tox, "list", "--no-desc", "-d", "-qq"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return listed.stdout.split()
 
 
 def _children_cpu() -> float:
@@ -157,13 +168,14 @@ def _table(results: list[dict[str, object]], top: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/dev profile", description=__doc__.split("\n")[0])
-    parser.add_argument("-e", dest="envs", default=",".join(DEFAULT_ENVS), help="env1,env2,...")
+    parser.add_argument("-e", dest="envs", help="env1,env2,... (default: tox's env_list)")
     parser.add_argument("--out", type=Path, default=ROOT / "test-artifacts" / "profile")
     parser.add_argument("--top", type=int, default=8, help="test modules listed per env")
     parser.add_argument("tox", nargs="+", help="the tox command, after --")
     args = parser.parse_args(argv)
     results = []
-    for env in args.envs.split(","):
+    envs = args.envs.split(",") if args.envs else _default_envs(args.tox)
+    for env in envs:
         print(f"profiling {env} ...", file=sys.stderr, flush=True)
         results.append(profile(env, args.tox, args.out))
     args.out.mkdir(parents=True, exist_ok=True)

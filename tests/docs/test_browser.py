@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import searchbox
+from visits import WIDTHS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -151,7 +152,7 @@ def test_search_finds_identifiers_and_their_pages(
         assert query.split(".")[-1] in page.locator(".md-search-result").inner_text()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", list(WIDTHS))
 def test_no_page_scrolls_sideways(visits: Any, width: int) -> None:
     """Every built page fits the window's width (wide tables and code scroll inside their own
     box), as the shared visit (``visits.py``) found it."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from visits import WIDTHS
 
 from jaxcb_site import glossary, lessons
 
@@ -235,7 +236,7 @@ def test_term_linker_links_first_use_only_outside_code() -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("lang", list(LANGS))
 def test_lesson_pages_in_a_browser(visits: Any, lang: str, width: int) -> None:
     """The path's pages in each language, as the shared visit (``visits.py``) found them:
